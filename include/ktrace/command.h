@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTRACE_COMMAND_H
+#define KTRACE_COMMAND_H
+
+/*
+ * What a command needs before it runs. The dispatcher in main.c does that setup once, with
+ * one clear message when it fails, so that commands never repeat it.
+ */
+enum kt_command_flags {
+	NEED_ROOT = 1 << 0,	/* refuse with one sentence when not root */
+	NEED_TRACEFS = 1 << 1,	/* mount tracefs when it is not mounted */
+};
+
+struct kt_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	unsigned int flags;
+	const char *summary;
+};
+
+/* Each command returns the process exit status (0 on success). */
+int cmd_report(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_start(int argc, char **argv);
+int cmd_stop(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
+int cmd_reset(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_listen(int argc, char **argv);
+
+/* Mounts tracefs at /sys/kernel/tracing when no tracefs is mounted; 0 or negative errno. */
+int kt_tracefs_ensure_mounted(void);
+
+#endif

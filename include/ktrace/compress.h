@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTRACE_COMPRESS_H
+#define KTRACE_COMPRESS_H
+
+#include <stddef.h>
+
+/* The compressions ktrace reads and writes; the names are those written in the file header. */
+enum kt_compression {
+	KT_COMP_NONE,
+	KT_COMP_ZLIB,
+	KT_COMP_ZSTD,
+};
+
+/* "none", "zlib", "zstd" */
+const char *kt_compression_name(enum kt_compression c);
+/* Library version written next to the name in the file header, e.g. "1.5.4". */
+const char *kt_compression_version(enum kt_compression c);
+/* 0, or -EINVAL for a name this build does not know. */
+int kt_compression_from_name(const char *name, enum kt_compression *out);
+/* Worst-case compressed size of `len` bytes. */
+size_t kt_compress_bound(enum kt_compression c, size_t len);
+/*
+ * Compresses `in` into `out` (capacity *out_len); sets *out_len to the compressed size.
+ * 0 or negative errno.
+ */
+int kt_compress(enum kt_compression c, const void *in, size_t in_len, void *out, size_t *out_len);
+/*
+ * Decompresses `in` into exactly `out_len` bytes of `out`; -EBADMSG when the data is corrupt
+ * or does not decompress to exactly out_len bytes.
+ */
+int kt_decompress(enum kt_compression c, const void *in, size_t in_len, void *out, size_t out_len);
+
+#endif

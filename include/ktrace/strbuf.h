@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTRACE_STRBUF_H
+#define KTRACE_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/*
+ * A small growable byte buffer, always NUL-terminated, used everywhere instead of ad hoc
+ * realloc arithmetic. A zeroed struct (STRBUF_INIT) is a valid empty buffer.
+ */
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+
+#define STRBUF_INIT { NULL, 0, 0 }
+
+int strbuf_grow(struct strbuf *sb, size_t extra);
+int strbuf_add(struct strbuf *sb, const void *data, size_t len);
+int strbuf_addstr(struct strbuf *sb, const char *s);
+int strbuf_addch(struct strbuf *sb, int c);
+int strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+/* The buffer's text, "" when nothing was ever added. */
+const char *strbuf_str(const struct strbuf *sb);
+/* Hands the allocation to the caller; the strbuf is empty afterwards. */
+char *strbuf_detach(struct strbuf *sb, size_t *len);
+
+#endif

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ktrace: the command table and the dispatcher. Setup shared by commands (root check, tracefs
+ * mount) happens here, once, driven by each command's flags.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ktrace/command.h"
+#include "ktrace/version.h"
+
+static const struct kt_command commands[] = {
+	{ "record", cmd_record, NEED_ROOT | NEED_TRACEFS, "record a trace into a trace.dat file" },
+	{ "start", cmd_start, NEED_ROOT | NEED_TRACEFS, "configure and start tracing, no recording" },
+	{ "stop", cmd_stop, NEED_ROOT | NEED_TRACEFS, "stop tracing (the buffers keep their data)" },
+	{ "extract", cmd_extract, NEED_ROOT | NEED_TRACEFS, "save what the kernel buffers hold" },
+	{ "reset", cmd_reset, NEED_ROOT | NEED_TRACEFS, "put tracefs back to its defaults" },
+	{ "show", cmd_show, NEED_ROOT | NEED_TRACEFS, "print what tracefs holds now" },
+	{ "stat", cmd_stat, NEED_ROOT | NEED_TRACEFS, "summarize the current tracing setup" },
+	{ "list", cmd_list, NEED_ROOT | NEED_TRACEFS, "list tracers, events, options, functions" },
+	{ "report", cmd_report, 0, "print the events of a trace.dat file" },
+	{ "dump", cmd_dump, 0, "describe the structure of a trace.dat file" },
+	{ "listen", cmd_listen, 0, "receive traces from remote 'record -N' clients" },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const struct kt_command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void print_overview(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: ktrace COMMAND [OPTIONS]\n\n"
+		     "ktrace records and reports Linux ftrace traces (trace-cmd compatible).\n\n"
+		     "commands:\n");
+	for (i = 0; i < NR_COMMANDS; i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "  %-10s %s\n  %-10s %s\n\n", "help", "help CMD: show a command's options",
+		"version", "print ktrace's version");
+	fprintf(out, "'ktrace CMD -h' shows the options of CMD.\n");
+}
+
+/* Suggest the command with the longest common prefix, for typos like 'reprot'. */
+static const char *closest_command(const char *name)
+{
+	const char *best = NULL;
+	size_t best_score = 0, i;
+
+	for (i = 0; i < NR_COMMANDS; i++) {
+		const char *c = commands[i].name;
+		size_t score = 0;
+
+		while (c[score] && name[score] && c[score] == name[score])
+			score++;
+		if (score > best_score) {
+			best_score = score;
+			best = c;
+		}
+	}
+	return best_score >= 2 ? best : NULL;
+}
+
+static int unknown_command(const char *name)
+{
+	const char *hint = closest_command(name);
+
+	fprintf(stderr, "ktrace: '%s' is not a ktrace command.", name);
+	if (hint)
+		fprintf(stderr, " Did you mean '%s'?", hint);
+	fprintf(stderr, " See 'ktrace help'.\n");
+	return 1;
+}
+
+static int prepare(const struct kt_command *cmd)
+{
+	int ret;
+
+	if ((cmd->flags & NEED_ROOT) && geteuid() != 0) {
+		fprintf(stderr, "ktrace %s: tracing needs root; run it as root (e.g. with sudo).\n",
+			cmd->name);
+		return -EPERM;
+	}
+	if (cmd->flags & NEED_TRACEFS) {
+		ret = kt_tracefs_ensure_mounted();
+		if (ret) {
+			fprintf(stderr, "ktrace %s: cannot mount tracefs on /sys/kernel/tracing: %s\n",
+				cmd->name, strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int run_help(int argc, char **argv)
+{
+	const struct kt_command *cmd;
+	char *help_argv[] = { NULL, "-h", NULL };
+
+	if (argc < 2) {
+		print_overview(stdout);
+		return 0;
+	}
+	cmd = find_command(argv[1]);
+	if (!cmd)
+		return unknown_command(argv[1]);
+	help_argv[0] = argv[1];
+	return cmd->fn(2, help_argv);
+}
+
+static int wants_help(int argc, char **argv)
+{
+	return argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
+}
+
+int main(int argc, char **argv)
+{
+	const struct kt_command *cmd;
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		print_overview(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 1 : 0;
+	}
+	if (!strcmp(argv[1], "help"))
+		return run_help(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
+		printf("ktrace %s\n", KTRACE_VERSION);
+		return 0;
+	}
+	cmd = find_command(argv[1]);
+	if (!cmd)
+		return unknown_command(argv[1]);
+	/* Help needs neither root nor tracefs. */
+	if (!wants_help(argc - 1, argv + 1) && prepare(cmd))
+		return 1;
+	return cmd->fn(argc - 1, argv + 1);
+}
