@@ -30,4 +30,19 @@ int kt_compress(enum kt_compression c, const void *in, size_t in_len, void *out,
  */
 int kt_decompress(enum kt_compression c, const void *in, size_t in_len, void *out, size_t out_len);
 
+/*
+ * A reusable (de)compression context: zstd allocates sizeable state per call otherwise, and the
+ * reader decompresses one chunk per few pages. One context per thread.
+ */
+struct kt_codec;
+
+int kt_codec_new(enum kt_compression c, struct kt_codec **out);
+void kt_codec_free(struct kt_codec *codec);
+enum kt_compression kt_codec_compression(const struct kt_codec *codec);
+/* Same contracts as kt_compress() / kt_decompress(). */
+int kt_codec_compress(struct kt_codec *codec, const void *in, size_t in_len, void *out,
+		      size_t *out_len);
+int kt_codec_decompress(struct kt_codec *codec, const void *in, size_t in_len, void *out,
+			size_t out_len);
+
 #endif

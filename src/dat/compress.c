@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The compressions of trace.dat v7. zlib chunks are plain zlib streams (compress2/uncompress);
+ * zstd chunks are single zstd frames, written without the content size as trace-cmd does so
+ * that both readers accept our files and we accept theirs.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include <zstd.h>
+#include <zstd_errors.h>
+
+#include "ktrace/compress.h"
+
+struct kt_codec {
+	enum kt_compression comp;
+	ZSTD_CCtx *cctx;	/* created on first compression */
+	ZSTD_DCtx *dctx;	/* created on first decompression */
+};
+
+static const char *const comp_names[] = {
+	[KT_COMP_NONE] = "none",
+	[KT_COMP_ZLIB] = "zlib",
+	[KT_COMP_ZSTD] = "zstd",
+};
+
+const char *kt_compression_name(enum kt_compression c)
+{
+	if ((unsigned int)c >= sizeof(comp_names) / sizeof(comp_names[0]))
+		return "unknown";
+	return comp_names[c];
+}
+
+const char *kt_compression_version(enum kt_compression c)
+{
+	switch (c) {
+	case KT_COMP_ZLIB:
+		return zlibVersion();
+	case KT_COMP_ZSTD:
+		return ZSTD_versionString();
+	default:
+		return "";
+	}
+}
+
+int kt_compression_from_name(const char *name, enum kt_compression *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(comp_names) / sizeof(comp_names[0]); i++) {
+		if (strcmp(name, comp_names[i]) == 0) {
+			*out = (enum kt_compression)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+size_t kt_compress_bound(enum kt_compression c, size_t len)
+{
+	switch (c) {
+	case KT_COMP_ZLIB:
+		return compressBound(len);
+	case KT_COMP_ZSTD:
+		return ZSTD_compressBound(len);
+	default:
+		return len;
+	}
+}
+
+int kt_codec_new(enum kt_compression c, struct kt_codec **out)
+{
+	struct kt_codec *codec;
+
+	if ((unsigned int)c > KT_COMP_ZSTD)
+		return -EINVAL;
+	codec = calloc(1, sizeof(*codec));
+	if (!codec)
+		return -ENOMEM;
+	codec->comp = c;
+	*out = codec;
+	return 0;
+}
+
+void kt_codec_free(struct kt_codec *codec)
+{
+	if (!codec)
+		return;
+	ZSTD_freeCCtx(codec->cctx);
+	ZSTD_freeDCtx(codec->dctx);
+	free(codec);
+}
+
+enum kt_compression kt_codec_compression(const struct kt_codec *codec)
+{
+	return codec->comp;
+}
+
+static int zlib_compress(const void *in, size_t in_len, void *out, size_t *out_len)
+{
+	uLongf olen = *out_len;
+	int ret;
+
+	if (in_len > UINT32_MAX || *out_len > UINT32_MAX)
+		return -EOVERFLOW;
+	ret = compress2(out, &olen, in, in_len, Z_BEST_COMPRESSION);
+	if (ret == Z_BUF_ERROR)
+		return -ENOSPC;
+	if (ret == Z_MEM_ERROR)
+		return -ENOMEM;
+	if (ret != Z_OK)
+		return -EINVAL;
+	*out_len = olen;
+	return 0;
+}
+
+static int zlib_decompress(const void *in, size_t in_len, void *out, size_t out_len)
+{
+	uLongf olen = out_len;
+	uLong ilen = in_len;
+	int ret;
+
+	if (in_len > UINT32_MAX || out_len > UINT32_MAX)
+		return -EOVERFLOW;
+	ret = uncompress2(out, &olen, in, &ilen);
+	if (ret == Z_MEM_ERROR)
+		return -ENOMEM;
+	if (ret != Z_OK || olen != out_len)
+		return -EBADMSG;
+	return 0;
+}
+
+static int zstd_compress(struct kt_codec *codec, const void *in, size_t in_len, void *out,
+			 size_t *out_len)
+{
+	size_t ret;
+
+	if (!codec->cctx) {
+		codec->cctx = ZSTD_createCCtx();
+		if (!codec->cctx)
+			return -ENOMEM;
+		ret = ZSTD_CCtx_setParameter(codec->cctx, ZSTD_c_contentSizeFlag, 0);
+		if (ZSTD_isError(ret))
+			return -EINVAL;
+	}
+	ret = ZSTD_compress2(codec->cctx, out, *out_len, in, in_len);
+	if (ZSTD_isError(ret))
+		return ZSTD_getErrorCode(ret) == ZSTD_error_dstSize_tooSmall ? -ENOSPC : -EINVAL;
+	*out_len = ret;
+	return 0;
+}
+
+static int zstd_decompress(struct kt_codec *codec, const void *in, size_t in_len, void *out,
+			   size_t out_len)
+{
+	size_t ret;
+
+	if (!codec->dctx) {
+		codec->dctx = ZSTD_createDCtx();
+		if (!codec->dctx)
+			return -ENOMEM;
+	}
+	ret = ZSTD_decompressDCtx(codec->dctx, out, out_len, in, in_len);
+	if (ZSTD_isError(ret) || ret != out_len)
+		return -EBADMSG;
+	return 0;
+}
+
+int kt_codec_compress(struct kt_codec *codec, const void *in, size_t in_len, void *out,
+		      size_t *out_len)
+{
+	switch (codec->comp) {
+	case KT_COMP_NONE:
+		if (*out_len < in_len)
+			return -ENOSPC;
+		memcpy(out, in, in_len);
+		*out_len = in_len;
+		return 0;
+	case KT_COMP_ZLIB:
+		return zlib_compress(in, in_len, out, out_len);
+	case KT_COMP_ZSTD:
+		return zstd_compress(codec, in, in_len, out, out_len);
+	}
+	return -EINVAL;
+}
+
+int kt_codec_decompress(struct kt_codec *codec, const void *in, size_t in_len, void *out,
+			size_t out_len)
+{
+	switch (codec->comp) {
+	case KT_COMP_NONE:
+		if (in_len != out_len)
+			return -EBADMSG;
+		memcpy(out, in, in_len);
+		return 0;
+	case KT_COMP_ZLIB:
+		return zlib_decompress(in, in_len, out, out_len);
+	case KT_COMP_ZSTD:
+		return zstd_decompress(codec, in, in_len, out, out_len);
+	}
+	return -EINVAL;
+}
+
+int kt_compress(enum kt_compression c, const void *in, size_t in_len, void *out, size_t *out_len)
+{
+	struct kt_codec *codec;
+	int ret = kt_codec_new(c, &codec);
+
+	if (ret)
+		return ret;
+	ret = kt_codec_compress(codec, in, in_len, out, out_len);
+	kt_codec_free(codec);
+	return ret;
+}
+
+int kt_decompress(enum kt_compression c, const void *in, size_t in_len, void *out, size_t out_len)
+{
+	struct kt_codec *codec;
+	int ret = kt_codec_new(c, &codec);
+
+	if (ret)
+		return ret;
+	ret = kt_codec_decompress(codec, in, in_len, out, out_len);
+	kt_codec_free(codec);
+	return ret;
+}

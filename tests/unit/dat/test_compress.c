@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ktrace/compress.h"
+
+/* Something compressible but not trivial, like a ring-buffer page. */
+static void fill(unsigned char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = (unsigned char)((i * 7) ^ (i >> 5));
+}
+
+static void round_trip(enum kt_compression c, size_t len)
+{
+	size_t bound = kt_compress_bound(c, len);
+	unsigned char *in = malloc(len + 1);
+	unsigned char *packed = malloc(bound + 1);
+	unsigned char *out = malloc(len + 1);
+	size_t packed_len = bound;
+
+	assert_non_null(in);
+	assert_non_null(packed);
+	assert_non_null(out);
+	fill(in, len);
+	assert_int_equal(kt_compress(c, in, len, packed, &packed_len), 0);
+	assert_true(packed_len <= bound);
+	assert_int_equal(kt_decompress(c, packed, packed_len, out, len), 0);
+	assert_memory_equal(in, out, len);
+	/* A wrong expected size is corrupt data, not a short read. */
+	if (c != KT_COMP_NONE && len > 1)
+		assert_int_equal(kt_decompress(c, packed, packed_len, out, len - 1), -EBADMSG);
+	/* Garbage must be refused, not crash. */
+	if (c != KT_COMP_NONE) {
+		memset(packed, 0xa5, packed_len);
+		assert_int_equal(kt_decompress(c, packed, packed_len, out, len), -EBADMSG);
+	}
+	free(in);
+	free(packed);
+	free(out);
+}
+
+static void test_none(void **state)
+{
+	(void)state;
+	round_trip(KT_COMP_NONE, 4096);
+}
+
+static void test_zlib(void **state)
+{
+	(void)state;
+	round_trip(KT_COMP_ZLIB, 4096);
+	round_trip(KT_COMP_ZLIB, 10 * 4096);
+}
+
+static void test_zstd(void **state)
+{
+	(void)state;
+	round_trip(KT_COMP_ZSTD, 4096);
+	round_trip(KT_COMP_ZSTD, 10 * 4096);
+}
+
+static void test_codec_reuse(void **state)
+{
+	unsigned char in[8192], packed[16384], out[8192];
+	struct kt_codec *codec;
+	size_t len;
+	int i;
+
+	(void)state;
+	fill(in, sizeof(in));
+	assert_int_equal(kt_codec_new(KT_COMP_ZSTD, &codec), 0);
+	for (i = 0; i < 3; i++) {
+		len = sizeof(packed);
+		assert_int_equal(kt_codec_compress(codec, in, sizeof(in), packed, &len), 0);
+		assert_int_equal(kt_codec_decompress(codec, packed, len, out, sizeof(out)), 0);
+		assert_memory_equal(in, out, sizeof(in));
+	}
+	kt_codec_free(codec);
+}
+
+static void test_names(void **state)
+{
+	enum kt_compression c;
+
+	(void)state;
+	assert_int_equal(kt_compression_from_name("zstd", &c), 0);
+	assert_int_equal(c, KT_COMP_ZSTD);
+	assert_int_equal(kt_compression_from_name("zlib", &c), 0);
+	assert_int_equal(c, KT_COMP_ZLIB);
+	assert_int_equal(kt_compression_from_name("none", &c), 0);
+	assert_int_equal(c, KT_COMP_NONE);
+	assert_int_equal(kt_compression_from_name("lz4", &c), -EINVAL);
+	assert_string_equal(kt_compression_name(KT_COMP_ZSTD), "zstd");
+	assert_true(strlen(kt_compression_version(KT_COMP_ZSTD)) > 0);
+	assert_true(strlen(kt_compression_version(KT_COMP_ZLIB)) > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_none),
+		cmocka_unit_test(test_zlib),
+		cmocka_unit_test(test_zstd),
+		cmocka_unit_test(test_codec_reuse),
+		cmocka_unit_test(test_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
