@@ -229,10 +229,10 @@ static void test_hello(void **state)
 	assert_int_equal(v1.tcp, 1);
 	for (size_t i = 0; i < sizeof(good_v1); i++)
 		assert_int_equal(net_v1_parse(good_v1, i, &v1), 0);
-	assert_int_equal(net_v1_parse("2\0" "4096\0" "0", 8, &v1), 8);
+	assert_int_equal(net_v1_parse("2\0" "4096\0" "0", 9, &v1), 9);
 	assert_int_equal(v1.tcp, 0);
 	assert_int_equal(net_v1_parse("2\0" "4096\0" "1\0" "99999\0", 16, &v1), -EINVAL);
-	assert_int_equal(net_v1_parse("2\0" "4000\0" "0", 8, &v1), -EINVAL);
+	assert_int_equal(net_v1_parse("2\0" "4000\0" "0", 9, &v1), -EINVAL);
 	assert_int_equal(net_v1_parse("99999999999\0", 12, &v1), -EBADMSG);
 	assert_int_equal(net_v1_parse("1111111111111111111111", 22, &v1), -EBADMSG);
 }
