@@ -10,12 +10,18 @@
  * is opened (on some kernels those files refuse writes with EPERM).
  */
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "ktrace/compress.h"
 
+/*
+ * -e SPEC: "sys:event" (globs allowed), "sys:" (a whole system), "WORD" (a system or an event
+ * of any system named WORD: system NULL, name WORD), "all" (system and name NULL).
+ */
 struct plan_event {
-	char *system;		/* NULL for "all" or a bare event name glob */
+	char *spec;		/* the -e argument as typed, for messages */
+	char *system;		/* NULL for "all" or a bare WORD */
 	char *name;		/* NULL for a whole system */
 	char *filter;		/* -f, NULL if none */
 	char **triggers;	/* -R, NULL-terminated, may be NULL */
@@ -37,6 +43,7 @@ struct plan_instance {
 	char **options;		/* -O, NULL-terminated, "opt" or "noopt" */
 	bool stacktrace;	/* -T */
 	bool func_stack;	/* --func-stack */
+	bool remove;		/* -v -B NAME: delete this instance instead */
 };
 
 struct plan {
@@ -60,11 +67,28 @@ struct plan {
 	int cmdlines_size;	/* --cmdlines-size, 0 = unset */
 	bool date;		/* --date */
 	char *net_target;	/* -N host:port */
+	const char *cmd;	/* "record", "start", "extract": names messages */
 };
 
-/* Parses record-style options (cmd is "record", "start", "extract" for messages). */
+/* plan_parse's positive return when -h printed the usage: exit 0 without doing anything. */
+#define PLAN_HELP_SHOWN 1
+
+/*
+ * Parses record-style options (cmd is "record", "start", "extract" for messages). argv[0] is
+ * the command name. 0, PLAN_HELP_SHOWN, or negative errno after one message naming the flag.
+ */
 int plan_parse(const char *cmd, int argc, char **argv, struct plan *plan);
 void plan_release(struct plan *plan);
+void plan_usage(FILE *out, const char *cmd);
+/* True when the instance asks for a function tracer or function filter (files that may EPERM). */
+bool plan_instance_wants_function(const struct plan_instance *inst);
+/* True when the instance has something to trace (a tracer or enabled events). */
+bool plan_instance_active(const struct plan_instance *inst);
+/*
+ * True when instances[i] is configured (and should be recorded): every -B instance not being
+ * deleted, and the top one unless only -B instances have work (as trace-cmd does).
+ */
+bool plan_instance_in_use(const struct plan *plan, int i);
 
 struct tracefs_undo;
 
@@ -76,8 +100,29 @@ int plan_apply(const struct plan *plan, struct tracefs_undo **undo);
 /* Adds pids (e.g. the forked command, or the recorders to exclude) to the pid filters. */
 int plan_set_event_pids(const struct plan *plan, struct tracefs_undo *undo, const pid_t *pids,
 			int nr_pids);
-/* Restores every saved setting; safe to call once from a signal-driven exit path. */
+/* Adds pids whose events are dropped (set_event_notrace_pid), e.g. ktrace's own recorders. */
+int plan_set_event_notrace_pids(const struct plan *plan, struct tracefs_undo *undo,
+				const pid_t *pids, int nr_pids);
+/*
+ * plan_apply leaves tracing_on at 0 in every instance of the plan (after clearing their
+ * buffers); this writes tracing_on for all of them (the old value is restored on undo).
+ */
+int plan_tracing_on(const struct plan *plan, struct tracefs_undo *undo, bool on);
+/*
+ * Restores every saved setting, newest first; async-signal-safe (no allocation, only
+ * open/write/close/rmdir/unlink on paths prepared in advance) and idempotent.
+ */
 int tracefs_undo_restore(struct tracefs_undo *undo);
+/* Forgets the saved settings without restoring them (start, record -k); removes the journal. */
+void tracefs_undo_keep(struct tracefs_undo *undo);
 void tracefs_undo_free(struct tracefs_undo *undo);
+
+/*
+ * While a plan is applied, its undo entries are also journaled in KT_UNDO_JOURNAL_DIR/undo-PID
+ * so that `ktrace reset --restore` can undo the changes of a ktrace that was killed.
+ * Replays journals of dead processes; returns how many were replayed or negative errno.
+ */
+#define KT_UNDO_JOURNAL_DIR "/run/ktrace"
+int tracefs_undo_replay_stale(FILE *log);
 
 #endif

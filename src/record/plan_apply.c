@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A validated plan -> tracefs. Every file is saved in the undo list right before its first
+ * write, so a failure half way restores exactly what had been changed. Order matters: the
+ * function tracer files (the ones a locked-down kernel refuses) come first, before anything
+ * else of the instance is touched.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "plan_internal.h"
+
+struct applier {
+	const struct plan *plan;
+	struct tracefs_undo *undo;
+	const char *inst;	/* instance name, NULL for the top one */
+	struct strbuf path;
+};
+
+/* The kernel explains a rejected filter or trigger in error_log: show its last lines. */
+static void print_error_log(const char *inst)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t start;
+	int lines = 0;
+
+	if (tfs_inst_read(inst, "error_log", &sb) || !sb.len) {
+		strbuf_release(&sb);
+		return;
+	}
+	tfs_chomp(&sb);
+	for (start = sb.len; start > 0 && lines < 3; start--)
+		if (sb.buf[start - 1] == '\n')
+			lines++;
+	fprintf(stderr, "  kernel error_log:\n%s\n", sb.buf + start);
+	strbuf_release(&sb);
+}
+
+static int write_failed(struct applier *ap, const char *val, int err)
+{
+	if (err == -EPERM || err == -EACCES)
+		fprintf(stderr, "ktrace %s: the kernel refuses writes to %s (%s)\n", ap->plan->cmd,
+			ap->path.buf, tfs_cause(err));
+	else
+		fprintf(stderr, "ktrace %s: cannot write '%s' to %s: %s\n", ap->plan->cmd, val,
+			ap->path.buf, strerror(-err));
+	if (err == -EINVAL)
+		print_error_log(ap->inst);
+	return err;
+}
+
+static int save_path(struct applier *ap, const char *file)
+{
+	int ret = tfs_path(&ap->path, ap->inst, file);
+
+	if (!ret)
+		ret = undo_save_file(ap->undo, ap->path.buf);
+	if (ret && ret != -ENOMEM)
+		fprintf(stderr, "ktrace %s: cannot read %s: %s\n", ap->plan->cmd, ap->path.buf,
+			tfs_cause(ret));
+	return ret;
+}
+
+/* Saves FILE of the current instance, then writes VAL (empty with truncate: clears it). */
+static int set_file(struct applier *ap, const char *file, const char *val)
+{
+	int ret = save_path(ap, file);
+
+	if (!ret)
+		ret = tfs_write(ap->path.buf, val, strlen(val), true);
+	if (ret && ret != -ENOMEM && ap->path.len)
+		write_failed(ap, val, ret);
+	return ret;
+}
+
+static int set_file_list(struct applier *ap, const char *file, char *const *words)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int i, ret = 0;
+
+	for (i = 0; words && words[i] && !ret; i++)
+		ret = strbuf_addf(&sb, "%s%s", i ? " " : "", words[i]);
+	if (!ret)
+		ret = set_file(ap, file, strbuf_str(&sb));
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int set_int(struct applier *ap, const char *file, long v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%ld", v);
+	return set_file(ap, file, buf);
+}
+
+static int set_option(struct applier *ap, const char *opt)
+{
+	struct strbuf file = STRBUF_INIT;
+	bool off = !strncmp(opt, "no", 2);
+	int ret;
+
+	/* "nofoo" is foo off, unless an option really is named "nofoo". */
+	ret = strbuf_addf(&file, "options/%s", opt);
+	if (!ret && off && (tfs_path(&ap->path, ap->inst, file.buf) ||
+			    access(ap->path.buf, F_OK))) {
+		strbuf_reset(&file);
+		ret = strbuf_addf(&file, "options/%s", opt + 2);
+	} else {
+		off = false;
+	}
+	if (!ret)
+		ret = set_file(ap, file.buf, off ? "0" : "1");
+	strbuf_release(&file);
+	return ret;
+}
+
+static int apply_function(struct applier *ap, const struct plan_instance *inst)
+{
+	int ret = 0;
+
+	if (inst->tracer)
+		ret = set_file(ap, "current_tracer", inst->tracer);
+	if (!ret && inst->func_filters)
+		ret = set_file_list(ap, "set_ftrace_filter", inst->func_filters);
+	if (!ret && inst->func_notrace)
+		ret = set_file_list(ap, "set_ftrace_notrace", inst->func_notrace);
+	if (!ret && inst->graph_funcs)
+		ret = set_file_list(ap, "set_graph_function", inst->graph_funcs);
+	if (!ret && inst->max_graph_depth)
+		ret = set_int(ap, "max_graph_depth", inst->max_graph_depth);
+	if (!ret && inst->func_stack)
+		ret = set_file(ap, "options/func_stack_trace", "1");
+	return ret;
+}
+
+static int event_file(struct applier *ap, const struct resolved_event *r, const char *file,
+		      struct strbuf *out)
+{
+	strbuf_reset(out);
+	if (!r->system)
+		return strbuf_addf(out, "events/%s", file);
+	if (!r->name)
+		return strbuf_addf(out, "events/%s/%s", r->system, file);
+	return strbuf_addf(out, "events/%s/%s/%s", r->system, r->name, file);
+}
+
+static int add_trigger(struct applier *ap, const char *file, const char *trigger)
+{
+	struct strbuf undo_text = STRBUF_INIT;
+	int ret;
+
+	ret = tfs_path(&ap->path, ap->inst, file);
+	if (!ret)
+		ret = strbuf_addf(&undo_text, "!%s", trigger);
+	/* Saved before writing: a half-applied trigger is removed too. */
+	if (!ret)
+		ret = undo_save_append(ap->undo, ap->path.buf, undo_text.buf);
+	if (!ret)
+		ret = tfs_write(ap->path.buf, trigger, strlen(trigger), false);
+	if (ret && ret != -ENOMEM)
+		write_failed(ap, trigger, ret);
+	strbuf_release(&undo_text);
+	return ret;
+}
+
+static int apply_event(struct applier *ap, const struct resolved_event *r)
+{
+	const struct plan_event *ev = r->ev;
+	struct strbuf file = STRBUF_INIT;
+	int i, ret;
+
+	ret = event_file(ap, r, "enable", &file);
+	if (!ret)
+		ret = set_file(ap, file.buf, ev->negate ? "0" : "1");
+	if (!ret && ev->filter && !ev->negate) {
+		ret = event_file(ap, r, "filter", &file);
+		if (!ret)
+			ret = set_file(ap, file.buf, ev->filter);
+	}
+	for (i = 0; !ret && !ev->negate && ev->triggers && ev->triggers[i]; i++) {
+		ret = event_file(ap, r, "trigger", &file);
+		if (!ret)
+			ret = add_trigger(ap, file.buf, ev->triggers[i]);
+	}
+	strbuf_release(&file);
+	return ret;
+}
+
+static int apply_pids(struct applier *ap, const char *file, const pid_t *pids, int nr,
+		      bool truncate)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int i, ret = 0;
+
+	for (i = 0; i < nr && !ret; i++)
+		ret = strbuf_addf(&sb, "%d ", (int)pids[i]);
+	if (!ret)
+		ret = save_path(ap, file);
+	if (!ret)
+		ret = tfs_write(ap->path.buf, strbuf_str(&sb), sb.len, truncate);
+	if (ret && ret != -ENOMEM)
+		write_failed(ap, strbuf_str(&sb), ret);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/*
+ * buffer_size_kb reads "X" when the CPUs differ: then each CPU's size is saved, so that undo
+ * gives every CPU its own size back.
+ */
+static int set_buffer_size(struct applier *ap, int kb)
+{
+	struct strbuf sb = STRBUF_INIT, file = STRBUF_INIT;
+	int cpu, ret;
+
+	ret = tfs_inst_read(ap->inst, "buffer_size_kb", &sb);
+	for (cpu = 0; !ret && sb.buf[0] == 'X'; cpu++) {
+		strbuf_reset(&file);
+		ret = strbuf_addf(&file, "per_cpu/cpu%d/buffer_size_kb", cpu);
+		if (!ret && (tfs_path(&ap->path, ap->inst, file.buf) || access(ap->path.buf, F_OK)))
+			break;
+		if (!ret)
+			ret = save_path(ap, file.buf);
+	}
+	if (!ret)
+		ret = set_int(ap, "buffer_size_kb", kb);
+	strbuf_release(&sb);
+	strbuf_release(&file);
+	return ret;
+}
+
+/* Clock, CPU mask, buffer size and options: plain files, each saved then written. */
+static int apply_settings(struct applier *ap, const struct plan_instance *inst)
+{
+	int i, ret = 0;
+
+	if (inst->clock)
+		ret = set_file(ap, "trace_clock", inst->clock);
+	if (!ret && inst->cpumask)
+		ret = set_file(ap, "tracing_cpumask", inst->cpumask);
+	if (!ret && inst->buffer_kb)
+		ret = set_buffer_size(ap, inst->buffer_kb);
+	for (i = 0; !ret && inst->options && inst->options[i]; i++)
+		ret = set_option(ap, inst->options[i]);
+	if (!ret && inst->stacktrace)
+		ret = set_file(ap, "options/stacktrace", "1");
+	if (!ret && ap->plan->follow_children)
+		ret = set_file(ap, "options/event-fork", "1");
+	if (!ret && ap->plan->nr_pids)
+		ret = apply_pids(ap, "set_event_pid", ap->plan->pids, ap->plan->nr_pids, true);
+	return ret;
+}
+
+static int create_instance(struct applier *ap, const char *name)
+{
+	struct tracefs_instance *ti;
+	char *dir;
+	int ret;
+
+	if (tracefs_instance_exists(name))
+		return 0;
+	ti = tracefs_instance_create(name);
+	if (!ti) {
+		ret = errno ? -errno : -ENOMEM;
+		fprintf(stderr, "ktrace %s: cannot create instance '%s': %s\n", ap->plan->cmd,
+			name, strerror(-ret));
+		return ret;
+	}
+	dir = tracefs_instance_get_dir(ti);
+	ret = dir ? undo_save_rmdir(ap->undo, dir) : -ENOMEM;
+	tracefs_put_tracing_file(dir);
+	tracefs_instance_free(ti);
+	return ret;
+}
+
+static int remove_instance(struct applier *ap, const char *name)
+{
+	int ret = tfs_path(&ap->path, name, "");
+
+	if (!ret && rmdir(ap->path.buf))
+		ret = -errno;
+	if (ret)
+		fprintf(stderr, "ktrace %s: cannot delete instance %s: %s\n", ap->plan->cmd,
+			ap->path.buf, strerror(-ret));
+	return ret;
+}
+
+static int apply_instance(struct applier *ap, const struct plan_instance *inst,
+			  const struct resolved_instance *ri)
+{
+	int i, ret = 0;
+
+	ap->inst = inst->name;
+	if (inst->remove)
+		return remove_instance(ap, inst->name);
+	if (inst->name)
+		ret = create_instance(ap, inst->name);
+	if (!ret && plan_instance_wants_function(inst))
+		ret = apply_function(ap, inst);
+	if (!ret)
+		ret = set_file(ap, "tracing_on", "0");
+	if (!ret && !inst->tracer)
+		ret = set_file(ap, "current_tracer", "nop");
+	/* Only the events of the plan: the ones already on are switched off (and restored). */
+	if (!ret)
+		ret = set_file(ap, "set_event", "");
+	for (i = 0; i < ri->nr_events && !ret; i++)
+		ret = apply_event(ap, &ri->events[i]);
+	if (!ret)
+		ret = apply_settings(ap, inst);
+	/* Old data would mix with the new trace; the buffer content is not a setting to restore. */
+	if (!ret && tfs_path(&ap->path, ap->inst, "trace") == 0)
+		tfs_write(ap->path.buf, "", 0, true);
+	return ret;
+}
+
+bool plan_instance_in_use(const struct plan *plan, int i)
+{
+	if (plan->instances[i].remove)
+		return false;
+	/* The top instance takes part unless only -B instances have work. */
+	return i > 0 || plan->nr_instances == 1 || plan_instance_active(&plan->instances[0]) ||
+	       plan->instances[0].buffer_kb || plan->instances[0].clock;
+}
+
+static int apply_all(struct applier *ap, const struct resolved_instance *res)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < ap->plan->nr_instances && !ret; i++)
+		if (plan_instance_in_use(ap->plan, i) || ap->plan->instances[i].remove)
+			ret = apply_instance(ap, &ap->plan->instances[i], &res[i]);
+	ap->inst = NULL;
+	if (!ret && ap->plan->cmdlines_size)
+		ret = set_int(ap, "saved_cmdlines_size", ap->plan->cmdlines_size);
+	return ret;
+}
+
+int plan_apply(const struct plan *plan, struct tracefs_undo **undo)
+{
+	struct applier ap = { .plan = plan, .path = STRBUF_INIT };
+	struct resolved_instance *res = NULL;
+	int ret;
+
+	*undo = NULL;
+	ret = plan_validate(plan);
+	if (!ret)
+		ret = plan_resolve_events(plan, &res);
+	if (!ret)
+		ret = undo_new(&ap.undo);
+	if (!ret)
+		ret = apply_all(&ap, res);
+	if (ret && ap.undo) {
+		tracefs_undo_restore(ap.undo);
+		tracefs_undo_free(ap.undo);
+		ap.undo = NULL;
+	}
+	if (ret == -ENOMEM)
+		fprintf(stderr, "ktrace %s: out of memory\n", plan->cmd);
+	plan_resolved_free(plan, res);
+	strbuf_release(&ap.path);
+	*undo = ap.undo;
+	return ret;
+}
+
+static int write_pids_all(const struct plan *plan, struct tracefs_undo *undo, const char *file,
+			  const pid_t *pids, int nr)
+{
+	struct applier ap = { .plan = plan, .undo = undo, .path = STRBUF_INIT };
+	int i, ret = 0;
+
+	for (i = 0; i < plan->nr_instances && !ret; i++) {
+		if (!plan_instance_in_use(plan, i))
+			continue;
+		ap.inst = plan->instances[i].name;
+		ret = apply_pids(&ap, file, pids, nr, false);
+	}
+	strbuf_release(&ap.path);
+	return ret;
+}
+
+int plan_set_event_pids(const struct plan *plan, struct tracefs_undo *undo, const pid_t *pids,
+			int nr_pids)
+{
+	return write_pids_all(plan, undo, "set_event_pid", pids, nr_pids);
+}
+
+int plan_set_event_notrace_pids(const struct plan *plan, struct tracefs_undo *undo,
+				const pid_t *pids, int nr_pids)
+{
+	return write_pids_all(plan, undo, "set_event_notrace_pid", pids, nr_pids);
+}
+
+int plan_tracing_on(const struct plan *plan, struct tracefs_undo *undo, bool on)
+{
+	struct applier ap = { .plan = plan, .undo = undo, .path = STRBUF_INIT };
+	int i, ret = 0;
+
+	for (i = 0; i < plan->nr_instances && !ret; i++) {
+		if (!plan_instance_in_use(plan, i))
+			continue;
+		ap.inst = plan->instances[i].name;
+		ret = set_file(&ap, "tracing_on", on ? "1" : "0");
+	}
+	strbuf_release(&ap.path);
+	return ret;
+}

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Small helpers of the plan: messages, number parsing, string vectors, release. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan_internal.h"
+
+int plan_err_flag(const struct plan *plan, const char *flag, const char *value, const char *why)
+{
+	if (value && *value)
+		fprintf(stderr, "ktrace %s: %s '%s' %s\n", plan->cmd, flag, value, why);
+	else
+		fprintf(stderr, "ktrace %s: %s %s\n", plan->cmd, flag, why);
+	return -EINVAL;
+}
+
+int plan_parse_int(const struct plan *plan, const char *flag, const char *arg, int min, int max,
+		   int *out)
+{
+	char why[96];
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < min || v > max) {
+		snprintf(why, sizeof(why), "is not a number from %d to %d", min, max);
+		return plan_err_flag(plan, flag, arg, why);
+	}
+	*out = (int)v;
+	return 0;
+}
+
+int plan_strv_len(char *const *strv)
+{
+	int n = 0;
+
+	while (strv && strv[n])
+		n++;
+	return n;
+}
+
+int plan_strv_push(char ***strv, const char *s)
+{
+	int n = plan_strv_len(*strv);
+	char **arr;
+
+	arr = realloc(*strv, (n + 2) * sizeof(*arr));
+	if (!arr)
+		return -ENOMEM;
+	*strv = arr;
+	arr[n] = strdup(s);
+	arr[n + 1] = NULL;
+	return arr[n] ? 0 : -ENOMEM;
+}
+
+void plan_strv_free(char **strv)
+{
+	int i;
+
+	for (i = 0; strv && strv[i]; i++)
+		free(strv[i]);
+	free(strv);
+}
+
+bool plan_instance_wants_function(const struct plan_instance *inst)
+{
+	return (inst->tracer && !strncmp(inst->tracer, "function", 8)) || inst->func_filters ||
+	       inst->func_notrace || inst->graph_funcs || inst->max_graph_depth ||
+	       inst->func_stack;
+}
+
+bool plan_instance_active(const struct plan_instance *inst)
+{
+	int i;
+
+	if (inst->tracer && strcmp(inst->tracer, "nop"))
+		return true;
+	for (i = 0; i < inst->nr_events; i++)
+		if (!inst->events[i].negate)
+			return true;
+	return false;
+}
+
+static void release_instance(struct plan_instance *inst)
+{
+	int i;
+
+	for (i = 0; i < inst->nr_events; i++) {
+		free(inst->events[i].spec);
+		free(inst->events[i].system);
+		free(inst->events[i].name);
+		free(inst->events[i].filter);
+		plan_strv_free(inst->events[i].triggers);
+	}
+	free(inst->events);
+	free(inst->name);
+	free(inst->tracer);
+	plan_strv_free(inst->func_filters);
+	plan_strv_free(inst->func_notrace);
+	plan_strv_free(inst->graph_funcs);
+	free(inst->clock);
+	free(inst->cpumask);
+	plan_strv_free(inst->options);
+}
+
+void plan_release(struct plan *plan)
+{
+	int i;
+
+	for (i = 0; i < plan->nr_instances; i++)
+		release_instance(&plan->instances[i]);
+	free(plan->instances);
+	free(plan->pids);
+	free(plan->output);
+	/* The strings belong to argv; only the array is ours. */
+	free(plan->command);
+	free(plan->net_target);
+	memset(plan, 0, sizeof(*plan));
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTRACE_RECORD_PLAN_INTERNAL_H
+#define KTRACE_RECORD_PLAN_INTERNAL_H
+
+/* Shared by the plan, tracefs and control-command files of src/record; not a public contract. */
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ktrace/plan.h"
+#include "ktrace/strbuf.h"
+
+/* Prints "ktrace CMD: FLAG 'VALUE' WHY" and returns -EINVAL. */
+int plan_err_flag(const struct plan *plan, const char *flag, const char *value, const char *why);
+int plan_parse_int(const struct plan *plan, const char *flag, const char *arg, int min, int max,
+		   int *out);
+int plan_strv_push(char ***strv, const char *s);
+void plan_strv_free(char **strv);
+int plan_strv_len(char *const *strv);
+
+/* --- tracefs files (tracefs_io.c) --- */
+
+/* Absolute path of FILE in the instance (NULL: the top instance). */
+int tfs_path(struct strbuf *out, const char *instance, const char *file);
+/* Reads a whole file; 0 or negative errno. */
+int tfs_read(const char *path, struct strbuf *out);
+int tfs_inst_read(const char *instance, const char *file, struct strbuf *out);
+/* Writes len bytes (looping over partial writes); async-signal-safe. */
+int tfs_write(const char *path, const char *val, size_t len, bool truncate);
+int tfs_inst_write(const char *instance, const char *file, const char *val);
+/* The selected word of "a [b] c" files (trace_clock, current_tracer on some kernels). */
+int tfs_selected(const char *text, struct strbuf *out);
+/* Strips trailing newlines and spaces in place. */
+void tfs_chomp(struct strbuf *sb);
+/* Space/newline separated words of a file, NULL-terminated; free with plan_strv_free. */
+int tfs_words(const char *path, char ***out);
+/* Event systems and events of the top instance; free with plan_strv_free. */
+int tfs_systems(char ***out);
+int tfs_system_events(const char *system, char ***out);
+/* "the kernel refuses writes to FILE (EPERM; lockdown?)" style cause of an errno. */
+const char *tfs_cause(int err);
+
+/* --- the undo list (tracefs_undo.c) --- */
+
+/* Saves the current content of PATH before it is changed (first save of a path wins). */
+int undo_save_file(struct tracefs_undo *undo, const char *path);
+/* Records that ktrace created this instance directory: removed on undo. */
+int undo_save_rmdir(struct tracefs_undo *undo, const char *path);
+/* Records a write to do on undo, appended (trigger removal "!trigger"). */
+int undo_save_append(struct tracefs_undo *undo, const char *path, const char *value);
+int undo_new(struct tracefs_undo **out);
+
+/* --- events matching an -e (plan_events.c) --- */
+
+struct resolved_event {
+	char *system;
+	char *name;	/* NULL: the whole system through its own enable file */
+	const struct plan_event *ev;
+};
+
+struct resolved_instance {
+	struct resolved_event *events;
+	int nr_events;
+};
+
+/* Expands every -e of the plan; unknown events fail (suggesting names) unless -i. */
+int plan_resolve_events(const struct plan *plan, struct resolved_instance **out);
+void plan_resolved_free(const struct plan *plan, struct resolved_instance *res);
+
+/* --- names checked against the kernel (plan_validate.c) --- */
+
+int plan_validate(const struct plan *plan);
+/* Appends "; did you mean 'a', 'b'?" with the closest of candidates (nothing if none close). */
+void plan_suggest(struct strbuf *msg, const char *word, char *const *candidates);
+
+#endif

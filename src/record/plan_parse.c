@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * record/start/extract options -> struct plan. Pure parsing: nothing here reads tracefs, so
+ * that names are checked against the running kernel in one place (plan_validate.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ktrace/options.h"
+#include "ktrace/plan.h"
+#include "plan_internal.h"
+
+enum {
+	OPT_MAX_GRAPH_DEPTH = 256,
+	OPT_FUNC_STACK,
+	OPT_COMPRESSION,
+	OPT_FILE_VERSION,
+	OPT_CMDLINES_SIZE,
+	OPT_DATE,
+};
+
+static const struct kt_option plan_options[] = {
+	{ 'p', NULL, KT_ARG_REQUIRED, "TRACER", "use the tracer (e.g. function, nop)" },
+	{ 'e', NULL, KT_ARG_REQUIRED, "EVENT", "enable EVENT: system:event, system, glob or all" },
+	{ 'f', NULL, KT_ARG_REQUIRED, "FILTER", "filter for the preceding -e" },
+	{ 'R', NULL, KT_ARG_REQUIRED, "TRIGGER", "trigger for the preceding -e" },
+	{ 'v', NULL, KT_ARG_NONE, NULL, "the following -e disable events; -v -B deletes" },
+	{ 'l', NULL, KT_ARG_REQUIRED, "FUNC", "trace only FUNC (function tracer filter)" },
+	{ 'n', NULL, KT_ARG_REQUIRED, "FUNC", "do not trace FUNC" },
+	{ 'g', NULL, KT_ARG_REQUIRED, "FUNC", "graph FUNC (function_graph)" },
+	{ OPT_MAX_GRAPH_DEPTH, "max-graph-depth", KT_ARG_REQUIRED, "N", "function_graph depth" },
+	{ 'P', NULL, KT_ARG_REQUIRED, "PID", "trace only PID (repeatable, or a,b,c)" },
+	{ 'F', NULL, KT_ARG_NONE, NULL, "trace only the command" },
+	{ 'c', NULL, KT_ARG_NONE, NULL, "also trace the children of -F/-P" },
+	{ 'b', NULL, KT_ARG_REQUIRED, "KB", "ring buffer size per CPU in KB" },
+	{ 'C', NULL, KT_ARG_REQUIRED, "CLOCK", "trace clock (see 'ktrace list -C')" },
+	{ 'o', NULL, KT_ARG_REQUIRED, "FILE", "output file (default trace.dat)" },
+	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "the following options apply to INSTANCE" },
+	{ 'M', NULL, KT_ARG_REQUIRED, "CPUMASK", "trace only the CPUs of the hex mask" },
+	{ 'T', NULL, KT_ARG_NONE, NULL, "a stack trace with every event" },
+	{ 'O', NULL, KT_ARG_REQUIRED, "OPTION", "set a trace option (noOPTION clears it)" },
+	{ OPT_FUNC_STACK, "func-stack", KT_ARG_NONE, NULL, "stack trace for function tracer" },
+	{ 'm', NULL, KT_ARG_REQUIRED, "KB", "keep at most KB per CPU in the file" },
+	{ 's', NULL, KT_ARG_REQUIRED, "USEC", "recorders sleep USEC between reads" },
+	{ 'i', NULL, KT_ARG_NONE, NULL, "ignore events that do not exist" },
+	{ 'k', NULL, KT_ARG_NONE, NULL, "keep the settings when done (no undo)" },
+	{ 'q', NULL, KT_ARG_NONE, NULL, "quiet: no status line" },
+	{ 'a', NULL, KT_ARG_NONE, NULL, "save the formats of all events" },
+	{ OPT_COMPRESSION, "compression", KT_ARG_REQUIRED, "ALGO",
+	  "zstd (default), zlib, none or any" },
+	{ OPT_FILE_VERSION, "file-version", KT_ARG_REQUIRED, "N", "trace.dat version 6 or 7 (7)" },
+	{ OPT_CMDLINES_SIZE, "cmdlines-size", KT_ARG_REQUIRED, "N", "saved_cmdlines entries" },
+	{ OPT_DATE, "date", KT_ARG_NONE, NULL, "record the wall-clock offset" },
+	{ 'N', NULL, KT_ARG_REQUIRED, "HOST:PORT", "send the trace to 'ktrace listen'" },
+	{ 0 },
+};
+
+static void plan_help(struct kt_command_help *help, const char *cmd)
+{
+	help->name = cmd;
+	help->usage = "[OPTIONS] [[--] COMMAND [ARGS]]";
+	help->summary = "Configure ftrace from the options; record the trace while COMMAND runs "
+			"(or until Ctrl-C without one).";
+	help->options = plan_options;
+}
+
+void plan_usage(FILE *out, const char *cmd)
+{
+	struct kt_command_help help;
+
+	plan_help(&help, cmd);
+	kt_usage(out, &help);
+}
+
+/* The parser's state beyond the plan: what -f/-R/-v attach to. */
+struct plan_parser {
+	struct plan *plan;
+	struct plan_event *last_event;	/* -f and -R attach here */
+	bool negate;			/* -v seen: the following -e disable */
+	int cur;			/* index of the instance options apply to */
+};
+
+static struct plan_instance *cur_instance(struct plan_parser *ps)
+{
+	return &ps->plan->instances[ps->cur];
+}
+
+static int add_instance(struct plan *plan, const char *name)
+{
+	struct plan_instance *arr;
+
+	arr = realloc(plan->instances, (plan->nr_instances + 1) * sizeof(*arr));
+	if (!arr)
+		return -ENOMEM;
+	plan->instances = arr;
+	memset(&arr[plan->nr_instances], 0, sizeof(*arr));
+	if (name) {
+		arr[plan->nr_instances].name = strdup(name);
+		if (!arr[plan->nr_instances].name)
+			return -ENOMEM;
+	}
+	plan->nr_instances++;
+	return 0;
+}
+
+static int parse_event_spec(struct plan_event *ev, const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+
+	ev->spec = strdup(spec);
+	if (!ev->spec)
+		return -ENOMEM;
+	if (!strcmp(spec, "all"))
+		return 0;
+	if (!colon) {
+		ev->name = strdup(spec);
+		return ev->name ? 0 : -ENOMEM;
+	}
+	ev->system = strndup(spec, colon - spec);
+	if (!ev->system)
+		return -ENOMEM;
+	if (colon[1]) {
+		ev->name = strdup(colon + 1);
+		if (!ev->name)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int add_event(struct plan_parser *ps, const char *spec)
+{
+	struct plan_instance *inst = cur_instance(ps);
+	struct plan_event *arr;
+	int ret;
+
+	if (!*spec || !strcmp(spec, ":"))
+		return plan_err_flag(ps->plan, "-e", spec, "is not an event name");
+	arr = realloc(inst->events, (inst->nr_events + 1) * sizeof(*arr));
+	if (!arr)
+		return -ENOMEM;
+	inst->events = arr;
+	ps->last_event = &arr[inst->nr_events];
+	memset(ps->last_event, 0, sizeof(*ps->last_event));
+	inst->nr_events++;
+	ps->last_event->negate = ps->negate;
+	ret = parse_event_spec(ps->last_event, spec);
+	return ret;
+}
+
+/* Several -f on one event are ANDed, each in parentheses, as trace-cmd does. */
+static int add_filter(struct plan_parser *ps, const char *filter)
+{
+	struct plan_event *ev = ps->last_event;
+	char *joined;
+	int ret;
+
+	if (!ev)
+		return plan_err_flag(ps->plan, "-f", filter, "must follow an -e EVENT");
+	if (ev->filter)
+		ret = asprintf(&joined, "%s&&(%s)", ev->filter, filter);
+	else
+		ret = asprintf(&joined, "(%s)", filter);
+	if (ret < 0)
+		return -ENOMEM;
+	free(ev->filter);
+	ev->filter = joined;
+	return 0;
+}
+
+static int add_trigger(struct plan_parser *ps, const char *trigger)
+{
+	if (!ps->last_event)
+		return plan_err_flag(ps->plan, "-R", trigger, "must follow an -e EVENT");
+	return plan_strv_push(&ps->last_event->triggers, trigger);
+}
+
+static int start_instance(struct plan_parser *ps, const char *name)
+{
+	int i, ret;
+
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		return plan_err_flag(ps->plan, "-B", name, "is not a valid instance name");
+	for (i = 1; i < ps->plan->nr_instances; i++)
+		if (!strcmp(ps->plan->instances[i].name, name))
+			return plan_err_flag(ps->plan, "-B", name, "is given twice");
+	ret = add_instance(ps->plan, name);
+	if (ret)
+		return ret;
+	ps->cur = ps->plan->nr_instances - 1;
+	cur_instance(ps)->remove = ps->negate;
+	/* -v lasts until the next -B, like trace-cmd. */
+	ps->negate = false;
+	ps->last_event = NULL;
+	return 0;
+}
+
+static int add_pids(struct plan_parser *ps, const char *list)
+{
+	struct plan *plan = ps->plan;
+	const char *p = list;
+	pid_t *arr;
+	long pid;
+
+	while (*p) {
+		char *end;
+
+		errno = 0;
+		pid = strtol(p, &end, 10);
+		if (errno || end == p || pid <= 0 || (*end && *end != ','))
+			return plan_err_flag(plan, "-P", list, "is not a pid (or a list a,b,c)");
+		arr = realloc(plan->pids, (plan->nr_pids + 1) * sizeof(*arr));
+		if (!arr)
+			return -ENOMEM;
+		plan->pids = arr;
+		arr[plan->nr_pids++] = (pid_t)pid;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+static int set_string(struct plan *plan, char **dst, const char *flag, const char *val)
+{
+	if (*dst)
+		return plan_err_flag(plan, flag, val, "is given twice");
+	*dst = strdup(val);
+	return *dst ? 0 : -ENOMEM;
+}
+
+static int parse_cpumask(struct plan_parser *ps, const char *val)
+{
+	size_t n = strspn(val, "0123456789abcdefABCDEF,");
+
+	if (!*val || val[n] || !strpbrk(val, "0123456789abcdefABCDEF"))
+		return plan_err_flag(ps->plan, "-M", val, "is not a hex CPU mask (e.g. 3 or ff,ffffffff)");
+	return set_string(ps->plan, &cur_instance(ps)->cpumask, "-M", val);
+}
+
+static int parse_compression(struct plan *plan, const char *val)
+{
+	plan->compression_any = !strcmp(val, "any");
+	if (plan->compression_any) {
+		plan->compression = KT_COMP_ZSTD;
+		return 0;
+	}
+	if (kt_compression_from_name(val, &plan->compression))
+		return plan_err_flag(plan, "--compression", val, "is not zstd, zlib, none or any");
+	return 0;
+}
+
+static int parse_tracer(struct plan_parser *ps, const char *val)
+{
+	size_t len;
+
+	while (*val == ' ' || *val == '\t')
+		val++;
+	len = strcspn(val, " \t\n");
+	if (!len)
+		return plan_err_flag(ps->plan, "-p", val, "is not a tracer name");
+	if (cur_instance(ps)->tracer)
+		return plan_err_flag(ps->plan, "-p", val, "is given twice for one instance");
+	cur_instance(ps)->tracer = strndup(val, len);
+	return cur_instance(ps)->tracer ? 0 : -ENOMEM;
+}
+
+/* Options that set a field of the instance the options currently apply to. */
+static int parse_instance_opt(struct plan_parser *ps, int id, const char *arg)
+{
+	struct plan_instance *inst = cur_instance(ps);
+
+	switch (id) {
+	case 'p':
+		return parse_tracer(ps, arg);
+	case 'e':
+		return add_event(ps, arg);
+	case 'f':
+		return add_filter(ps, arg);
+	case 'R':
+		return add_trigger(ps, arg);
+	case 'l':
+		return plan_strv_push(&inst->func_filters, arg);
+	case 'n':
+		return plan_strv_push(&inst->func_notrace, arg);
+	case 'g':
+		return plan_strv_push(&inst->graph_funcs, arg);
+	case OPT_MAX_GRAPH_DEPTH:
+		return plan_parse_int(ps->plan, "--max-graph-depth", arg, 0, 1 << 20,
+				      &inst->max_graph_depth);
+	case 'b':
+		return plan_parse_int(ps->plan, "-b", arg, 1, 1 << 30, &inst->buffer_kb);
+	case 'C':
+		return set_string(ps->plan, &inst->clock, "-C", arg);
+	case 'M':
+		return parse_cpumask(ps, arg);
+	case 'O':
+		if (!*arg || strchr(arg, '/'))
+			return plan_err_flag(ps->plan, "-O", arg, "is not an option name");
+		return plan_strv_push(&inst->options, arg);
+	case 'T':
+		inst->stacktrace = true;
+		return 0;
+	case OPT_FUNC_STACK:
+		inst->func_stack = true;
+		return 0;
+	}
+	return 1;
+}
+
+static int parse_output(struct plan *plan, const char *arg)
+{
+	if (!strcmp(plan->cmd, "start"))
+		return plan_err_flag(plan, "-o", arg, "is not for start (did you mean 'record'?)");
+	if (plan->net_target)
+		return plan_err_flag(plan, "-o", arg, "cannot be combined with -N");
+	return set_string(plan, &plan->output, "-o", arg);
+}
+
+static int parse_net(struct plan *plan, const char *arg)
+{
+	const char *colon = strrchr(arg, ':');
+
+	if (strcmp(plan->cmd, "record"))
+		return plan_err_flag(plan, "-N", arg, "is only for record");
+	if (plan->output)
+		return plan_err_flag(plan, "-N", arg, "cannot be combined with -o");
+	if (!colon || colon == arg || !colon[1])
+		return plan_err_flag(plan, "-N", arg, "is not HOST:PORT");
+	return set_string(plan, &plan->net_target, "-N", arg);
+}
+
+/* Options that set a field of the whole plan. */
+static int parse_plan_opt(struct plan_parser *ps, int id, const char *arg)
+{
+	struct plan *plan = ps->plan;
+
+	switch (id) {
+	case 'v':
+		ps->negate = true;
+		return 0;
+	case 'B':
+		return start_instance(ps, arg);
+	case 'P':
+		return add_pids(ps, arg);
+	case 'F':
+		plan->filter_command = true;
+		return 0;
+	case 'c':
+		plan->follow_children = true;
+		return 0;
+	case 'o':
+		return parse_output(plan, arg);
+	case 'm':
+		return plan_parse_int(plan, "-m", arg, 1, 1 << 30, &plan->max_kb);
+	case 's':
+		return plan_parse_int(plan, "-s", arg, 0, 1 << 30, &plan->sleep_us);
+	case 'i':
+		plan->ignore_missing = true;
+		return 0;
+	case 'k':
+		plan->keep = true;
+		return 0;
+	case 'q':
+		plan->quiet = true;
+		return 0;
+	case 'a':
+		plan->all_formats = true;
+		return 0;
+	case OPT_COMPRESSION:
+		return parse_compression(plan, arg);
+	case OPT_FILE_VERSION:
+		return plan_parse_int(plan, "--file-version", arg, 6, 7, &plan->file_version);
+	case OPT_CMDLINES_SIZE:
+		return plan_parse_int(plan, "--cmdlines-size", arg, 1, 1 << 20,
+				      &plan->cmdlines_size);
+	case OPT_DATE:
+		plan->date = true;
+		return 0;
+	case 'N':
+		return parse_net(plan, arg);
+	}
+	return plan_err_flag(plan, "?", "", "is not handled");
+}
+
+static int plan_init(struct plan *plan, const char *cmd)
+{
+	memset(plan, 0, sizeof(*plan));
+	plan->cmd = cmd;
+	plan->compression = KT_COMP_ZSTD;
+	plan->file_version = 7;
+	return add_instance(plan, NULL);
+}
+
+static int take_command(struct plan *plan, int argc, char **argv, int first)
+{
+	int i, n = argc - first;
+
+	if (n <= 0)
+		return 0;
+	if (strcmp(plan->cmd, "record"))
+		return plan_err_flag(plan, "COMMAND", argv[first], "only record runs a command");
+	plan->command = calloc(n + 1, sizeof(char *));
+	if (!plan->command)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		plan->command[i] = argv[first + i];
+	return 0;
+}
+
+static int check_plan(struct plan *plan)
+{
+	if (plan->follow_children && !plan->filter_command && !plan->nr_pids)
+		return plan_err_flag(plan, "-c", "", "needs -F or -P");
+	if (plan->filter_command && !plan->command)
+		return plan_err_flag(plan, "-F", "", "needs a COMMAND to trace");
+	if (!plan->output && !strcmp(plan->cmd, "record") && !plan->net_target)
+		plan->output = strdup("trace.dat");
+	if (!strcmp(plan->cmd, "record") && !plan->net_target && !plan->output)
+		return -ENOMEM;
+	return 0;
+}
+
+static int parse_loop(struct plan_parser *ps, struct kt_getopt *g)
+{
+	int id, ret;
+
+	while ((id = kt_getopt_next(g)) != -1) {
+		if (id == 'h') {
+			plan_usage(stdout, ps->plan->cmd);
+			return PLAN_HELP_SHOWN;
+		}
+		if (id == '?')
+			return -EINVAL;
+		ret = parse_instance_opt(ps, id, g->arg);
+		if (ret == 1)
+			ret = parse_plan_opt(ps, id, g->arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int plan_parse(const char *cmd, int argc, char **argv, struct plan *plan)
+{
+	struct kt_command_help help;
+	struct plan_parser ps = { .plan = plan };
+	struct kt_getopt g;
+	int ret;
+
+	ret = plan_init(plan, cmd);
+	if (ret)
+		return ret;
+	plan_help(&help, cmd);
+	ret = kt_getopt_init(&g, &help, argc, argv);
+	if (ret)
+		return ret;
+	ret = parse_loop(&ps, &g);
+	if (!ret)
+		ret = take_command(plan, argc, argv, kt_getopt_index(&g));
+	kt_getopt_release(&g);
+	if (!ret)
+		ret = check_plan(plan);
+	return ret;
+}

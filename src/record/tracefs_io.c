@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Reading and writing tracefs files by path. Writes go through plain open/write so that the
+ * undo path can use them from a signal-driven exit (no allocation, no stdio).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "plan_internal.h"
+
+int tfs_path(struct strbuf *out, const char *instance, const char *file)
+{
+	const char *dir = tracefs_tracing_dir();
+
+	if (!dir)
+		return -ENODEV;
+	strbuf_reset(out);
+	if (instance)
+		return strbuf_addf(out, "%s/instances/%s/%s", dir, instance, file);
+	return strbuf_addf(out, "%s/%s", dir, file);
+}
+
+int tfs_read(const char *path, struct strbuf *out)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd, ret = 0;
+
+	strbuf_reset(out);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			break;
+		}
+		ret = strbuf_add(out, buf, (size_t)n);
+		if (ret)
+			break;
+	}
+	close(fd);
+	if (!ret && !out->buf)
+		ret = strbuf_addstr(out, "");
+	return ret;
+}
+
+int tfs_inst_read(const char *instance, const char *file, struct strbuf *out)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	ret = tfs_path(&path, instance, file);
+	if (!ret)
+		ret = tfs_read(path.buf, out);
+	strbuf_release(&path);
+	return ret;
+}
+
+int tfs_write(const char *path, const char *val, size_t len, bool truncate)
+{
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC | (truncate ? O_TRUNC : O_APPEND));
+	if (fd < 0)
+		return -errno;
+	while (len) {
+		ssize_t n = write(fd, val, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -EIO;
+			break;
+		}
+		val += n;
+		len -= (size_t)n;
+	}
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+int tfs_inst_write(const char *instance, const char *file, const char *val)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	ret = tfs_path(&path, instance, file);
+	if (!ret)
+		ret = tfs_write(path.buf, val, strlen(val), true);
+	strbuf_release(&path);
+	return ret;
+}
+
+int tfs_selected(const char *text, struct strbuf *out)
+{
+	const char *open_br = strchr(text, '['), *close_br;
+
+	strbuf_reset(out);
+	if (!open_br)
+		return -ENOENT;
+	close_br = strchr(open_br, ']');
+	if (!close_br)
+		return -ENOENT;
+	return strbuf_add(out, open_br + 1, (size_t)(close_br - open_br - 1));
+}
+
+void tfs_chomp(struct strbuf *sb)
+{
+	while (sb->len && (sb->buf[sb->len - 1] == '\n' || sb->buf[sb->len - 1] == ' '))
+		sb->buf[--sb->len] = '\0';
+}
+
+int tfs_words(const char *path, char ***out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *save = NULL, *w;
+	int ret;
+
+	*out = NULL;
+	ret = tfs_read(path, &sb);
+	for (w = ret ? NULL : strtok_r(sb.buf, " \t\n[]", &save); w && !ret;
+	     w = strtok_r(NULL, " \t\n[]", &save))
+		ret = plan_strv_push(out, w);
+	strbuf_release(&sb);
+	if (ret) {
+		plan_strv_free(*out);
+		*out = NULL;
+	}
+	return ret;
+}
+
+/* libtracefs lists -> our own vectors; a missing list (no events) is an empty vector. */
+static int copy_list(char **list, char ***out)
+{
+	int i, ret = 0;
+
+	*out = calloc(1, sizeof(char *));
+	if (!*out)
+		ret = -ENOMEM;
+	for (i = 0; list && list[i] && !ret; i++)
+		ret = plan_strv_push(out, list[i]);
+	tracefs_list_free(list);
+	return ret;
+}
+
+int tfs_systems(char ***out)
+{
+	return copy_list(tracefs_event_systems(NULL), out);
+}
+
+int tfs_system_events(const char *system, char ***out)
+{
+	return copy_list(tracefs_system_events(NULL, system), out);
+}
+
+const char *tfs_cause(int err)
+{
+	if (err == -EPERM || err == -EACCES)
+		return "EPERM; lockdown?";
+	return strerror(-err);
+}
