@@ -21,7 +21,8 @@ struct dat_file;
 struct dat_cpu {
 	int cpu;		/* CPU number as recorded */
 	uint64_t offset;	/* file offset of the CPU's data in the buffer section */
-	uint64_t size;		/* uncompressed size of the CPU's data (whole pages) */
+	uint64_t size;		/* size of the CPU's data in the file: whole pages, or, in a
+				 * compressed buffer, the bytes of its chunks */
 };
 
 struct dat_buffer {
@@ -33,9 +34,60 @@ struct dat_buffer {
 	bool latency;		/* a latency (text) buffer rather than flyrecord pages */
 	uint64_t section_offset; /* v7: where the buffer's section starts; v6: 0 */
 	bool compressed;	/* v7: data stored in compressed chunks */
+	uint16_t section_flags;	/* v7: the buffer section's header */
+	uint64_t section_size;
+	const char *section_desc;
+	uint64_t option_offset;	/* the offset the BUFFER option gives */
+};
+
+/* A v7 section header as found in the file. */
+struct dat_section {
+	uint16_t id;
+	uint16_t flags;
+	uint32_t desc_id;
+	const char *desc;	/* the description from the strings sections, or NULL */
+	uint64_t offset;	/* of the section header */
+	uint64_t size;		/* as written: compressed size when compressed */
+	uint32_t csize;		/* compressed metadata sections: sizes from the compression header */
+	uint32_t rsize;
+	uint64_t next_options;	/* options sections: what their DONE option points to */
+};
+
+/* What the metadata holds, as `trace-cmd dump` summarizes it. */
+struct dat_meta_summary {
+	uint64_t header_page_size;
+	uint64_t header_event_size;
+	uint32_t nr_ftrace_events;
+	uint32_t nr_systems;
+	uint32_t kallsyms_size;
+	uint32_t printk_size;
+	uint64_t cmdlines_size;
+	uint32_t v6_cpus;		/* v6: CPU count written after the cmdlines */
+	bool v6_has_options;		/* v6: an "options  " block was present */
+	bool latency;			/* v6: "latency  " data rather than "flyrecord" */
+	uint64_t v6_cpu_offsets_at;	/* v6: file offset of the flyrecord offset/size pairs */
+	const char *v6_clock;		/* v6: the trace_clock text after those pairs, or NULL */
+};
+
+/* How to open a file; a zeroed struct (or NULL) gives trace-cmd report's defaults. */
+struct dat_open_opts {
+	bool ignore_date;	/* --nodate: the DATE option does not shift timestamps */
+	bool raw_ts;		/* --raw-ts: no DATE, OFFSET, TSC2NSEC conversion */
+	int64_t ts_offset;	/* --ts-offset, added to every timestamp */
+	uint64_t ts2secs_hz;	/* --ts2secs HZ, 0 = unset */
+	bool no_tep;		/* check the layout only; do not load formats (dump) */
+	/*
+	 * Called once the tep handle knows the file's endianness and long size and before any
+	 * format is parsed: the place to load plugins and register event handlers, as they
+	 * must exist when the formats are parsed. Non-zero aborts the open.
+	 */
+	int (*prepare_tep)(struct tep_handle *tep, void *arg);
+	void *prepare_arg;
 };
 
 int dat_file_open(const char *path, struct dat_file **out, struct strbuf *err);
+int dat_file_open_opts(const char *path, const struct dat_open_opts *opts,
+		       struct dat_file **out, struct strbuf *err);
 void dat_file_close(struct dat_file *df);
 
 const char *dat_file_path(const struct dat_file *df);
@@ -45,6 +97,7 @@ const char *dat_file_compression_version(const struct dat_file *df);
 bool dat_file_big_endian(const struct dat_file *df);
 int dat_file_long_size(const struct dat_file *df);
 uint32_t dat_file_page_size(const struct dat_file *df);
+/* The CPU count trace-cmd report prints ("cpus=N"): the top buffer's highest CPU + 1 in v7. */
 int dat_file_nr_cpus(const struct dat_file *df);
 
 /* The libtraceevent handle holding every format, kallsyms, printk formats and cmdlines. */
@@ -60,6 +113,34 @@ const struct dat_buffer *dat_file_buffer(const struct dat_file *df, int index);
  */
 const void *dat_file_option(const struct dat_file *df, int id, int nth, uint32_t *size);
 
+/* Every option in file order (v7: DONE options included, with their next offset). */
+int dat_file_nr_options(const struct dat_file *df);
+/* The option's id and payload; *section is the index of its options section (-1 in v6). */
+const void *dat_file_option_at(const struct dat_file *df, int index, int *id, uint32_t *size,
+			       int *section);
+/* v7: the options sections in the order they are chained. */
+int dat_file_nr_option_sections(const struct dat_file *df);
+const struct dat_section *dat_file_option_section(const struct dat_file *df, int index);
+/* v7: every section, walking the file from the first one to its end. */
+int dat_file_nr_sections(const struct dat_file *df);
+const struct dat_section *dat_file_section(const struct dat_file *df, int index);
+const struct dat_meta_summary *dat_file_meta(const struct dat_file *df);
+
+/*
+ * Timestamps as trace-cmd report shows them. The trace clock is the bracketed entry of the
+ * TRACECLOCK option (else the top buffer's clock), NULL when unknown. "in usecs" is false for
+ * clocks that count something other than nanoseconds (counter, x86-tsc...): the report then
+ * prints raw counts. "use trace clock" is set when the file recorded its clock.
+ */
+const char *dat_file_trace_clock(const struct dat_file *df);
+bool dat_file_in_usecs(const struct dat_file *df);
+bool dat_file_use_trace_clock(const struct dat_file *df);
+bool dat_file_raw_ts(const struct dat_file *df);
+/* Applies TSC2NSEC, --ts2secs, DATE, OFFSET and --ts-offset to a ring-buffer timestamp. */
+uint64_t dat_file_ts(const struct dat_file *df, uint64_t ts);
+/* Formats that libtraceevent failed to parse. */
+int dat_file_parse_failures(const struct dat_file *df);
+
 /* v6 latency text, or NULL when the file has none. */
 const char *dat_file_latency_text(const struct dat_file *df, uint64_t *size);
 
@@ -73,6 +154,11 @@ int dat_page_stream_open(struct dat_file *df, int buffer, int cpu_index,
 			 struct dat_page_stream **out, struct strbuf *err);
 /* 1 with *page set (valid until the next call), 0 at the end, negative errno on error. */
 int dat_page_stream_next(struct dat_page_stream *ps, const void **page, struct strbuf *err);
+/*
+ * Where the page last returned starts: its file offset, or for compressed data its position
+ * in the CPU's uncompressed data.
+ */
+uint64_t dat_page_stream_offset(const struct dat_page_stream *ps);
 void dat_page_stream_close(struct dat_page_stream *ps);
 
 #endif

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTRACE_DAT_INTERNAL_H
+#define KTRACE_DAT_INTERNAL_H
+
+/*
+ * What the files of src/dat/ share about an open trace.dat file. Nothing outside src/dat/
+ * includes this: the rest of ktrace goes through dat.h.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ktrace/compress.h"
+#include "ktrace/dat.h"
+#include "ktrace/strbuf.h"
+
+/* Sanity limits: anything above them in a file is taken as corruption, not as a request. */
+#define DAT_MAX_CPUS		8192
+#define DAT_MIN_PAGE_SIZE	1024
+#define DAT_MAX_PAGE_SIZE	(1u << 20)
+#define DAT_MAX_SECTION		(256ull << 20)	/* uncompressed metadata section */
+#define DAT_MAX_CHUNK		(64u << 20)	/* uncompressed flyrecord chunk */
+#define DAT_MAX_STRING		4096		/* a name inside metadata */
+#define DAT_MAX_BUFFERS		1024
+#define DAT_MAX_OPTION_SECTIONS	4096
+#define DAT_MAX_SECTIONS	(1 << 20)
+#define DAT_MAX_OPTIONS		(1 << 20)
+
+struct tep_handle;
+
+/* One option, in file order; `data` points into storage owned by the dat_file. */
+struct dat_opt {
+	uint16_t id;
+	uint32_t size;
+	const uint8_t *data;
+	uint64_t offset;	/* file offset of the payload, or of its compressed section */
+	int section;		/* index into dat_file.opt_sections; -1 for v6 */
+};
+
+struct dat_file {
+	char *path;
+	const char *name;	/* the path as given, for messages */
+	int fd;
+	uint64_t file_size;
+	int version;
+	bool big_endian;
+	int long_size;		/* from the header; the kernel's long size once header_page is read */
+	uint32_t page_size;
+	enum kt_compression comp;
+	char *comp_name;
+	char *comp_version;
+	struct kt_codec *codec;
+	struct dat_open_opts opts;
+
+	struct tep_handle *tep;
+
+	/* v7: metadata strings (concatenated STRINGS sections) */
+	char *strings;
+	uint64_t strings_size;
+	uint64_t options_start;
+
+	struct dat_section *sections;	/* v7 sequential walk */
+	int nr_sections;
+	struct dat_section *opt_sections;
+	int nr_opt_sections;
+	uint8_t **blobs;		/* storage the options point into */
+	int nr_blobs;
+
+	struct dat_opt *opts_list;
+	int nr_opts;
+
+	struct dat_buffer *buffers;
+	int nr_buffers;
+
+	struct dat_meta_summary meta;
+	char *v6_clock;
+	uint8_t *latency;	/* v6 latency text */
+	uint64_t latency_size;
+
+	/* timestamp handling, as trace-cmd applies it */
+	int nr_cpus;
+	char *trace_clock;
+	bool in_usecs;
+	bool use_trace_clock;
+	int64_t ts_offset;
+	uint32_t tsc_mult;
+	uint32_t tsc_shift;
+	uint64_t tsc_offset;
+	int parse_failures;
+};
+
+/* A bounded reader over either a memory block or a region of the file. */
+struct dat_in {
+	struct dat_file *df;
+	const char *what;	/* section or option name for messages */
+	const uint8_t *mem;	/* NULL: read from the file */
+	uint64_t base;		/* file offset that position 0 stands for (messages) */
+	uint64_t pos;
+	uint64_t end;
+	bool in_compressed;	/* positions are inside decompressed data */
+	struct strbuf scratch;	/* file mode: holds the last blob or string */
+};
+
+int dat_err(struct strbuf *err, const struct dat_file *df, const char *what, uint64_t off,
+	    int ret, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+int dat_in_err(struct strbuf *err, const struct dat_in *in, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+uint16_t dat_get16(const struct dat_file *df, const void *p);
+uint32_t dat_get32(const struct dat_file *df, const void *p);
+uint64_t dat_get64(const struct dat_file *df, const void *p);
+
+/* Reads exactly len bytes at off; -EIO/-ENODATA with a message otherwise. */
+int dat_pread(struct dat_file *df, void *buf, size_t len, uint64_t off, const char *what,
+	      struct strbuf *err);
+
+void dat_in_mem(struct dat_in *in, struct dat_file *df, const char *what, const void *mem,
+		uint64_t len, uint64_t base, bool compressed);
+void dat_in_file(struct dat_in *in, struct dat_file *df, const char *what, uint64_t off,
+		 uint64_t end);
+void dat_in_release(struct dat_in *in);
+uint64_t dat_in_offset(const struct dat_in *in);
+int dat_in_u16(struct dat_in *in, uint16_t *v, struct strbuf *err);
+int dat_in_u32(struct dat_in *in, uint32_t *v, struct strbuf *err);
+int dat_in_u64(struct dat_in *in, uint64_t *v, struct strbuf *err);
+/* *p points to len bytes, valid until the next call on `in`. */
+int dat_in_blob(struct dat_in *in, uint64_t len, const uint8_t **p, struct strbuf *err);
+/* A NUL-terminated string of at most `max` bytes. */
+int dat_in_str(struct dat_in *in, size_t max, const char **s, struct strbuf *err);
+
+/* v7 sections (dat_section.c) */
+int dat_section_header(struct dat_file *df, uint64_t off, struct dat_section *sec,
+		       struct strbuf *err);
+/* Loads a metadata section's payload, decompressed; *data is malloc'ed. */
+int dat_section_load(struct dat_file *df, const struct dat_section *sec, uint8_t **data,
+		     uint64_t *size, struct strbuf *err);
+int dat_sections_walk(struct dat_file *df, uint64_t start, struct strbuf *err);
+const char *dat_string(const struct dat_file *df, uint32_t id);
+
+/* options (dat_options.c) */
+int dat_options_v7(struct dat_file *df, struct strbuf *err);
+int dat_options_v6(struct dat_file *df, uint64_t off, uint64_t *end, struct strbuf *err);
+int dat_option_apply(struct dat_file *df, const struct dat_opt *opt, struct strbuf *err);
+/* A new, zeroed buffer, or the one of that name emptied for its new description. */
+struct dat_buffer *dat_buffer_add(struct dat_file *df, const char *name);
+void dat_parse_trace_clock(struct dat_file *df, const char *text, size_t len);
+
+/* metadata into libtraceevent (dat_meta.c) */
+int dat_meta_header_info(struct dat_in *in, struct strbuf *err);
+int dat_meta_ftrace(struct dat_in *in, struct strbuf *err);
+int dat_meta_events(struct dat_in *in, struct strbuf *err);
+int dat_meta_kallsyms(struct dat_in *in, struct strbuf *err);
+int dat_meta_printk(struct dat_in *in, struct strbuf *err);
+int dat_meta_cmdlines(struct dat_in *in, struct strbuf *err);
+
+/* v6 layout (dat_v6.c) and v7 layout (dat_v7.c) */
+int dat_read_v6(struct dat_file *df, uint64_t off, struct strbuf *err);
+int dat_read_v7(struct dat_file *df, uint64_t off, struct strbuf *err);
+
+#endif

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The metadata blocks, laid out the same way in v6 (one after the other in the file) and v7
+ * (one per section): header_page/header_event, ftrace formats, event systems, kallsyms,
+ * printk formats and saved cmdlines. Each is read through a bounded dat_in and handed to
+ * libtraceevent, unless the file was opened for its layout only.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <traceevent/event-parse.h>
+
+#include "dat_internal.h"
+
+static int expect_tag(struct dat_in *in, const char *tag, struct strbuf *err)
+{
+	size_t len = strlen(tag) + 1;
+	const uint8_t *p;
+	int ret = dat_in_blob(in, len, &p, err);
+
+	if (ret)
+		return ret;
+	if (memcmp(p, tag, len) != 0) {
+		in->pos -= len;
+		return dat_in_err(err, in, -EBADMSG, "\"%s\" expected", tag);
+	}
+	return 0;
+}
+
+int dat_meta_header_info(struct dat_in *in, struct strbuf *err)
+{
+	struct dat_file *df = in->df;
+	const uint8_t *p;
+	uint64_t size;
+	int ret;
+
+	ret = expect_tag(in, "header_page", err);
+	if (!ret)
+		ret = dat_in_u64(in, &size, err);
+	if (!ret)
+		ret = dat_in_blob(in, size, &p, err);
+	if (ret)
+		return ret;
+	df->meta.header_page_size = size;
+	if (df->tep) {
+		/* libtraceevent only reads the buffer despite its non-const prototype */
+		tep_parse_header_page(df->tep, (char *)p, size, df->long_size);
+		/* The commit field's size is the kernel's long, which the pages use. */
+		if (tep_get_header_page_size(df->tep) == 4 || tep_get_header_page_size(df->tep) == 8)
+			df->long_size = tep_get_header_page_size(df->tep);
+	}
+	ret = expect_tag(in, "header_event", err);
+	if (!ret)
+		ret = dat_in_u64(in, &size, err);
+	if (!ret)
+		ret = dat_in_blob(in, size, &p, err);
+	if (!ret)
+		df->meta.header_event_size = size;
+	return ret;
+}
+
+static int parse_format(struct dat_in *in, const char *system, struct strbuf *err)
+{
+	const uint8_t *p;
+	uint64_t size;
+	int ret;
+
+	ret = dat_in_u64(in, &size, err);
+	if (!ret)
+		ret = dat_in_blob(in, size, &p, err);
+	if (ret)
+		return ret;
+	if (in->df->tep && tep_parse_event(in->df->tep, (const char *)p, size, system))
+		in->df->parse_failures++;
+	return 0;
+}
+
+int dat_meta_ftrace(struct dat_in *in, struct strbuf *err)
+{
+	uint32_t count, i;
+	int ret;
+
+	ret = dat_in_u32(in, &count, err);
+	if (ret)
+		return ret;
+	in->df->meta.nr_ftrace_events = count;
+	for (i = 0; i < count && !ret; i++)
+		ret = parse_format(in, "ftrace", err);
+	return ret;
+}
+
+int dat_meta_events(struct dat_in *in, struct strbuf *err)
+{
+	uint32_t systems, count, i, j;
+	const char *name;
+	char *system;
+	int ret;
+
+	ret = dat_in_u32(in, &systems, err);
+	if (ret)
+		return ret;
+	in->df->meta.nr_systems = systems;
+	for (i = 0; i < systems && !ret; i++) {
+		ret = dat_in_str(in, DAT_MAX_STRING, &name, err);
+		if (ret)
+			break;
+		/* in file mode the name lives in scratch space that the next read reuses */
+		system = strdup(name);
+		if (!system)
+			return dat_in_err(err, in, -ENOMEM, "out of memory");
+		ret = dat_in_u32(in, &count, err);
+		for (j = 0; j < count && !ret; j++)
+			ret = parse_format(in, system, err);
+		free(system);
+	}
+	return ret;
+}
+
+/* A size-prefixed text block, copied so that it ends with a NUL for libtraceevent. */
+static int text_block(struct dat_in *in, int size_bytes, char **text, uint64_t *len,
+		      struct strbuf *err)
+{
+	const uint8_t *p;
+	uint32_t size32;
+	uint64_t size;
+	int ret;
+
+	if (size_bytes == 4) {
+		ret = dat_in_u32(in, &size32, err);
+		size = size32;
+	} else {
+		ret = dat_in_u64(in, &size, err);
+	}
+	if (!ret)
+		ret = dat_in_blob(in, size, &p, err);
+	if (ret)
+		return ret;
+	*len = size;
+	*text = NULL;
+	if (!in->df->tep)
+		return 0;
+	*text = malloc(size + 1);
+	if (!*text)
+		return dat_in_err(err, in, -ENOMEM, "out of memory for %llu bytes",
+				  (unsigned long long)size);
+	memcpy(*text, p, size);
+	(*text)[size] = '\0';
+	return 0;
+}
+
+int dat_meta_kallsyms(struct dat_in *in, struct strbuf *err)
+{
+	uint64_t len;
+	char *text;
+	int ret = text_block(in, 4, &text, &len, err);
+
+	if (ret)
+		return ret;
+	in->df->meta.kallsyms_size = (uint32_t)len;
+	if (text && len)
+		tep_parse_kallsyms(in->df->tep, text);
+	free(text);
+	return 0;
+}
+
+int dat_meta_printk(struct dat_in *in, struct strbuf *err)
+{
+	uint64_t len;
+	char *text;
+	int ret = text_block(in, 4, &text, &len, err);
+
+	if (ret)
+		return ret;
+	in->df->meta.printk_size = (uint32_t)len;
+	if (text && len)
+		tep_parse_printk_formats(in->df->tep, text);
+	free(text);
+	return 0;
+}
+
+int dat_meta_cmdlines(struct dat_in *in, struct strbuf *err)
+{
+	uint64_t len;
+	char *text;
+	int ret = text_block(in, 8, &text, &len, err);
+
+	if (ret)
+		return ret;
+	in->df->meta.cmdlines_size = len;
+	if (text)
+		tep_parse_saved_cmdlines(in->df->tep, text);
+	free(text);
+	return 0;
+}
