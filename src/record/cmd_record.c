@@ -1,20 +1,365 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ktrace record and ktrace extract: the flow. parse -> apply (with undo) -> recorders -> run the
+ * command or wait for a signal -> tracing off -> flush recorders -> write trace.dat -> undo.
+ *
+ * SIGINT, SIGTERM, SIGHUP and SIGCHLD are blocked from the start and read from a signalfd, so
+ * that every exit path, a signal included, goes through the same stop, write and undo steps.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "ktrace/command.h"
+#include "ktrace/plan.h"
+#include "record_child.h"
+#include "record_session.h"
+#include "record_status.h"
+
+struct record_run {
+	struct plan *plan;
+	const char *cmd;		/* "record" or "extract" */
+	struct tracefs_undo *undo;
+	struct rec_session session;
+	struct rec_status status;
+	struct record_child child;
+	int out_fd;
+	int sig_fd;
+	sigset_t old_mask;
+	int stop_signal;		/* the signal that ended the recording, 0 if none */
+	struct strbuf err;
+};
+
+static const char *output_path(const struct plan *plan)
+{
+	return plan->output ? plan->output : "trace.dat";
+}
+
+static int block_signals(struct record_run *run)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &set, &run->old_mask))
+		return -errno;
+	run->sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	return run->sig_fd < 0 ? -errno : 0;
+}
+
+static void unblock_signals(struct record_run *run)
+{
+	if (run->sig_fd >= 0)
+		close(run->sig_fd);
+	run->sig_fd = -1;
+	sigprocmask(SIG_SETMASK, &run->old_mask, NULL);
+}
+
+static int instance_names(const struct plan *plan, const char ***names)
+{
+	int i, n = 0;
+
+	*names = calloc((size_t)plan->nr_instances + 1, sizeof(**names));
+	if (!*names)
+		return -ENOMEM;
+	for (i = 0; i < plan->nr_instances; i++)
+		if (plan_instance_in_use(plan, i))
+			(*names)[n++] = plan->instances[i].name;
+	return n;
+}
+
+static int collect_events(const struct plan *plan, struct meta_events *ev)
+{
+	int i, j, ret = 0;
+
+	ev->all = plan->all_formats;
+	for (i = 0; !ret && i < plan->nr_instances; i++) {
+		const struct plan_instance *inst = &plan->instances[i];
+
+		if (!plan_instance_in_use(plan, i))
+			continue;
+		for (j = 0; !ret && j < inst->nr_events; j++)
+			if (!inst->events[j].negate)
+				ret = meta_events_add(ev, inst->events[j].system,
+						      inst->events[j].name);
+	}
+	return ret;
+}
+
+static int setup_session(struct record_run *run)
+{
+	const char **names = NULL;
+	int n = instance_names(run->plan, &names);
+	int ret = n < 0 ? n : 0;
+
+	if (!ret)
+		ret = rec_session_init(&run->session, names, n, output_path(run->plan),
+				       run->plan->file_version, run->plan->compression);
+	if (!ret && run->plan->sleep_us > 0)
+		run->session.wait_ms = run->plan->sleep_us / 1000 ? run->plan->sleep_us / 1000 : 1;
+	if (!ret)
+		ret = collect_events(run->plan, &run->session.events);
+	free(names);
+	if (ret)
+		strbuf_addf(&run->err, "preparing the recorders: %s", strerror(-ret));
+	return ret;
+}
+
+/*
+ * Without a pid filter the recorders would see their own splices and wake-ups; the notrace pid
+ * list drops them (kernels without set_event_notrace_pid just keep them, as trace-cmd does).
+ */
+static void exclude_recorders(struct record_run *run)
+{
+	pid_t *tids = NULL;
+	int nr = 0;
+
+	if (run->plan->filter_command || run->plan->nr_pids)
+		return;
+	if (rec_session_tids(&run->session, &tids, &nr))
+		return;
+	tids[nr++] = getpid();
+	plan_set_event_notrace_pids(run->plan, run->undo, tids, nr);
+	free(tids);
+}
+
+/* Handles one pending signal; returns true when recording should stop. */
+static bool handle_signal(struct record_run *run)
+{
+	struct signalfd_siginfo si;
+
+	while (read(run->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD) {
+			if (record_child_reap(&run->child))
+				return true;
+			continue;
+		}
+		run->stop_signal = (int)si.ssi_signo;
+		record_child_forward(&run->child, run->stop_signal);
+		return true;
+	}
+	return false;
+}
+
+static void wait_for_end(struct record_run *run)
+{
+	struct pollfd pfd = { .fd = run->sig_fd, .events = POLLIN };
+
+	if (run->child.pid > 0 && record_child_reap(&run->child))
+		return;
+	for (;;) {
+		int n = poll(&pfd, 1, 1000);
+
+		if (n > 0 && handle_signal(run))
+			return;
+		if (n == 0)
+			rec_status_tick(&run->status, &run->session);
+	}
+}
+
+static int start_and_run(struct record_run *run)
+{
+	int ret;
+
+	if (run->plan->command) {
+		ret = record_child_spawn(&run->child, run->plan->command, &run->old_mask);
+		if (ret) {
+			strbuf_addf(&run->err, "cannot start '%s': %s", run->plan->command[0],
+				    strerror(-ret));
+			return ret;
+		}
+		if (run->plan->filter_command) {
+			ret = plan_set_event_pids(run->plan, run->undo, &run->child.pid, 1);
+			if (ret)
+				return ret;
+		}
+	}
+	ret = rec_session_start(&run->session, &run->err);
+	if (ret)
+		return ret;
+	exclude_recorders(run);
+	ret = plan_tracing_on(run->plan, run->undo, true);
+	if (ret)
+		return ret;
+	rec_status_begin(&run->status, run->plan->quiet);
+	if (run->plan->command) {
+		ret = record_child_release(&run->child);
+		if (ret) {
+			strbuf_addf(&run->err, "cannot run '%s': %s", run->plan->command[0],
+				    strerror(-ret));
+			return ret;
+		}
+	} else if (!run->plan->quiet) {
+		fprintf(stderr, "Hit Ctrl^C to stop recording\n");
+	}
+	wait_for_end(run);
+	return 0;
+}
+
+/* Tracing off, recorders flushed, file written. Runs on every path once recorders started. */
+static int stop_and_write(struct record_run *run, bool write_file)
+{
+	int ret;
+
+	plan_tracing_on(run->plan, run->undo, false);
+	rec_status_end(&run->status);
+	ret = rec_session_finish(&run->session, &run->err);
+	if (!ret && write_file)
+		ret = rec_session_write(&run->session, run->out_fd, run->plan->date, &run->err);
+	return ret;
+}
+
+static int open_output(struct record_run *run)
+{
+	const char *path = output_path(run->plan);
+
+	run->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (run->out_fd < 0) {
+		fprintf(stderr, "ktrace %s: cannot create %s: %s\n", run->cmd, path,
+			strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static void finish_undo(struct record_run *run)
+{
+	if (!run->undo)
+		return;
+	if (run->plan->keep)
+		tracefs_undo_keep(run->undo);
+	else
+		tracefs_undo_restore(run->undo);
+	tracefs_undo_free(run->undo);
+	run->undo = NULL;
+}
+
+static void print_summary(struct record_run *run)
+{
+	struct rec_hints hints = { .pid_filter = run->plan->filter_command || run->plan->nr_pids };
+	int i, j;
+
+	for (i = 0; i < run->plan->nr_instances; i++)
+		for (j = 0; j < run->plan->instances[i].nr_events; j++)
+			if (run->plan->instances[i].events[j].filter)
+				hints.event_filter = true;
+	rec_status_summary(&run->status, &run->session, &hints, output_path(run->plan));
+}
+
+static int record_run(struct record_run *run)
+{
+	bool started = false;
+	int ret;
+
+	ret = open_output(run);
+	if (!ret)
+		ret = block_signals(run);
+	if (!ret)
+		ret = plan_apply(run->plan, &run->undo);
+	if (!ret)
+		ret = setup_session(run);
+	if (!ret) {
+		started = true;
+		ret = start_and_run(run);
+	}
+	if (started) {
+		int r = stop_and_write(run, !ret);
+
+		ret = ret ? ret : r;
+	}
+	finish_undo(run);
+	record_child_cleanup(&run->child);
+	unblock_signals(run);
+	if (run->out_fd >= 0)
+		close(run->out_fd);
+	if (ret && run->out_fd >= 0)
+		unlink(output_path(run->plan));
+	if (run->err.len)
+		fprintf(stderr, "ktrace %s: %s\n", run->cmd, strbuf_str(&run->err));
+	if (!ret)
+		print_summary(run);
+	return ret;
+}
+
+static int run_command(const char *cmd, int argc, char **argv,
+		       int (*fn)(struct record_run *run))
+{
+	struct plan plan;
+	struct record_run run;
+	int ret;
+
+	memset(&plan, 0, sizeof(plan));
+	memset(&run, 0, sizeof(run));
+	run.plan = &plan;
+	run.cmd = cmd;
+	run.out_fd = run.sig_fd = -1;
+	record_child_init(&run.child);
+	ret = plan_parse(cmd, argc, argv, &plan);
+	if (ret == PLAN_HELP_SHOWN)
+		return 0;
+	if (!ret)
+		ret = fn(&run);
+	plan_release(&plan);
+	strbuf_release(&run.err);
+	rec_session_release(&run.session);
+	return ret ? 1 : 0;
+}
 
 int cmd_record(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "ktrace record: not implemented yet\n");
-	return 1;
+	return run_command("record", argc, argv, record_run);
+}
+
+/*
+ * extract: whatever the kernel buffers hold now, without changing any setting. The recorders
+ * take every page (the partial last one too) and stop at the first empty read.
+ */
+static int extract_run(struct record_run *run)
+{
+	const char **names = NULL;
+	int n, ret;
+
+	ret = open_output(run);
+	n = ret ? 0 : instance_names(run->plan, &names);
+	if (n < 0)
+		ret = n;
+	run->plan->all_formats = true;
+	if (!ret)
+		ret = rec_session_init(&run->session, names, n, output_path(run->plan),
+				       run->plan->file_version, run->plan->compression);
+	if (!ret)
+		ret = collect_events(run->plan, &run->session.events);
+	if (!ret)
+		ret = rec_session_start(&run->session, &run->err);
+	if (!ret)
+		ret = rec_session_finish(&run->session, &run->err);
+	if (!ret)
+		ret = rec_session_write(&run->session, run->out_fd, run->plan->date, &run->err);
+	free(names);
+	if (run->out_fd >= 0)
+		close(run->out_fd);
+	if (ret && run->out_fd >= 0)
+		unlink(output_path(run->plan));
+	if (run->err.len)
+		fprintf(stderr, "ktrace extract: %s\n", strbuf_str(&run->err));
+	else if (ret)
+		fprintf(stderr, "ktrace extract: %s\n", strerror(-ret));
+	return ret;
 }
 
 int cmd_extract(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "ktrace extract: not implemented yet\n");
-	return 1;
+	return run_command("extract", argc, argv, extract_run);
 }

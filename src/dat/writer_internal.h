@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTRACE_DAT_WRITER_INTERNAL_H
+#define KTRACE_DAT_WRITER_INTERNAL_H
+
+/* Shared between writer.c (header, metadata, options, strings) and writer_buffers.c (CPU data). */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ktrace/dat_writer.h"
+
+struct dat_wopt {
+	uint16_t id;
+	uint32_t size;
+	void *data;
+	uint64_t data_offset;	/* where the payload landed once written, 0 before */
+};
+
+struct dat_writer {
+	int fd;
+	int version;
+	enum kt_compression comp;
+	struct kt_codec *codec;	/* NULL when sections are stored uncompressed */
+	uint32_t page_size;
+	uint64_t off;		/* end of what was written so far */
+	uint64_t next_link;	/* v7: where the offset of the next options section goes */
+	struct dat_wopt *opts;
+	int nr_opts;
+	int nr_written_opts;	/* options before this index are already in the file */
+	struct strbuf strings;	/* v7 section descriptions, written last */
+	int cpus;
+	bool failed;
+};
+
+int dat_w_write(struct dat_writer *w, const void *data, size_t len);
+int dat_w_patch(struct dat_writer *w, uint64_t off, const void *data, size_t len);
+int dat_w_put16(struct dat_writer *w, uint16_t v);
+int dat_w_put32(struct dat_writer *w, uint32_t v);
+int dat_w_put64(struct dat_writer *w, uint64_t v);
+/* v7: writes a section header with a zero size; *size_at says where to patch the size. */
+int dat_w_section_start(struct dat_writer *w, uint16_t id, uint16_t flags, const char *desc,
+			uint64_t *size_at);
+int dat_w_section_end(struct dat_writer *w, uint64_t size_at);
+/* v7: writes every option not yet in the file as one options section. */
+int dat_w_options_section(struct dat_writer *w);
+/* v6: "options  ", every option, DONE; written once, right before the first flyrecord. */
+int dat_w_options_v6(struct dat_writer *w);
+/* Appends an option and returns its index, or negative errno. */
+int dat_w_option_add(struct dat_writer *w, uint16_t id, const void *data, uint32_t size);
+
+#endif

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The held-then-released command of ktrace record (record_child.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "record_child.h"
+
+void record_child_init(struct record_child *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->go_fd = c->err_fd = -1;
+}
+
+static void child_main(int go_rd, int err_wr, char *const *argv, const sigset_t *mask)
+{
+	char go;
+	int err;
+
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	/* EOF instead of the byte: record gave up before starting; do not run the command. */
+	if (read(go_rd, &go, 1) != 1)
+		_exit(127);
+	close(go_rd);
+	execvp(argv[0], argv);
+	err = errno;
+	if (write(err_wr, &err, sizeof(err)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int record_child_spawn(struct record_child *c, char *const *argv, const sigset_t *mask)
+{
+	int go[2], err[2];
+
+	if (pipe2(go, O_CLOEXEC))
+		return -errno;
+	if (pipe2(err, O_CLOEXEC)) {
+		close(go[0]);
+		close(go[1]);
+		return -errno;
+	}
+	c->pid = fork();
+	if (c->pid < 0) {
+		c->pid = 0;
+		close(go[0]);
+		close(go[1]);
+		close(err[0]);
+		close(err[1]);
+		return -errno;
+	}
+	if (c->pid == 0) {
+		close(go[1]);
+		close(err[0]);
+		child_main(go[0], err[1], argv, mask);
+	}
+	close(go[0]);
+	close(err[1]);
+	c->go_fd = go[1];
+	c->err_fd = err[0];
+	return 0;
+}
+
+int record_child_release(struct record_child *c)
+{
+	int err = 0;
+	ssize_t n;
+
+	if (write(c->go_fd, "g", 1) != 1)
+		return -errno;
+	c->released = true;
+	close(c->go_fd);
+	c->go_fd = -1;
+	do {
+		n = read(c->err_fd, &err, sizeof(err));
+	} while (n < 0 && errno == EINTR);
+	close(c->err_fd);
+	c->err_fd = -1;
+	return n == (ssize_t)sizeof(err) ? -err : 0;
+}
+
+bool record_child_reap(struct record_child *c)
+{
+	if (!c->pid || c->exited)
+		return true;
+	if (waitpid(c->pid, &c->status, WNOHANG) == c->pid)
+		c->exited = true;
+	return c->exited;
+}
+
+void record_child_forward(struct record_child *c, int sig)
+{
+	if (c->pid > 0 && !c->exited)
+		kill(c->pid, sig);
+}
+
+void record_child_cleanup(struct record_child *c)
+{
+	if (c->go_fd >= 0)
+		close(c->go_fd);	/* an unreleased child reads EOF and exits */
+	if (c->err_fd >= 0)
+		close(c->err_fd);
+	c->go_fd = c->err_fd = -1;
+	if (c->pid > 0 && !c->exited && !c->released) {
+		while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
+			;
+		c->exited = true;
+	}
+}

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* A capture's recorders and temp files, and the trace.dat they become (record_session.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tracefs.h>
+#include <unistd.h>
+
+#include "ktrace/dat_format.h"
+#include "ktrace/dat_writer.h"
+#include "record_session.h"
+
+#define DEFAULT_WAIT_MS	500
+
+static char *instance_dir(const char *name)
+{
+	const char *top = tracefs_tracing_dir();
+	char *dir = NULL;
+
+	if (!top)
+		return NULL;
+	if (!name)
+		return strdup(top);
+	if (asprintf(&dir, "%s/instances/%s", top, name) < 0)
+		return NULL;
+	return dir;
+}
+
+static char *output_dir(const char *output)
+{
+	char *copy = strdup(output ? output : "trace.dat");
+	char *dir;
+
+	if (!copy)
+		return NULL;
+	dir = strdup(dirname(copy));
+	free(copy);
+	return dir;
+}
+
+int rec_session_init(struct rec_session *s, const char *const *names, int nr_names,
+		     const char *output, int version, enum kt_compression comp)
+{
+	int i, cpu;
+
+	memset(s, 0, sizeof(*s));
+	s->nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	s->version = version;
+	s->compression = version < 7 ? KT_COMP_NONE : comp;
+	s->wait_ms = DEFAULT_WAIT_MS;
+	s->out_dir = output_dir(output);
+	s->bufs = calloc((size_t)nr_names + 1, sizeof(*s->bufs));
+	if (!s->out_dir || !s->bufs || s->nr_cpus < 1)
+		return -ENOMEM;
+	s->nr_bufs = nr_names;
+	for (i = 0; i < nr_names; i++) {
+		struct rec_buffer *b = &s->bufs[i];
+
+		b->name = names[i] ? strdup(names[i]) : NULL;
+		b->dir = instance_dir(names[i]);
+		b->cpus = calloc((size_t)s->nr_cpus, sizeof(*b->cpus));
+		if (!b->dir || !b->cpus || (names[i] && !b->name))
+			return -ENOMEM;
+		b->page_size = meta_subbuf_size(b->dir);
+		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+			b->cpus[cpu].cpu = cpu;
+			b->cpus[cpu].fd = -1;
+		}
+	}
+	return 0;
+}
+
+/* An unnamed temp file in dir: nothing is left behind if ktrace dies. */
+static int open_temp(const char *dir)
+{
+	char *path = NULL;
+	int fd;
+
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
+		return fd < 0 ? -errno : fd;
+	if (asprintf(&path, "%s/.ktrace-cpu-XXXXXX", dir) < 0)
+		return -ENOMEM;
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(path);
+	else
+		fd = -errno;
+	free(path);
+	return fd;
+}
+
+static int parse_counter(const char *text, const char *key, uint64_t *out)
+{
+	const char *p = strstr(text, key);
+
+	*out = 0;
+	if (!p)
+		return -ENOENT;
+	*out = strtoull(p + strlen(key), NULL, 10);
+	return 0;
+}
+
+int rec_read_counters(const char *dir, int cpu, struct cpu_counters *c)
+{
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+	const char *t;
+	int ret;
+
+	strbuf_addf(&path, "%s/per_cpu/cpu%d/stats", dir, cpu);
+	/* Every key then starts a line, "overrun" included (not "commit overrun"). */
+	strbuf_addch(&sb, '\n');
+	ret = meta_read_file(strbuf_str(&path), &sb);
+	t = strbuf_str(&sb);
+	parse_counter(t, "\nentries: ", &c->entries);
+	parse_counter(t, "\noverrun: ", &c->overrun);
+	parse_counter(t, "\ncommit overrun: ", &c->commit_overrun);
+	parse_counter(t, "\ndropped events: ", &c->dropped);
+	parse_counter(t, "\nread events: ", &c->read_events);
+	strbuf_release(&path);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int start_cpu(struct rec_session *s, struct rec_buffer *b, struct rec_cpu *c,
+		     struct strbuf *err)
+{
+	struct recorder_config cfg = {
+		.trace_dir = b->dir,
+		.cpu = c->cpu,
+		.page_size = b->page_size,
+		.compression = s->compression,
+		.wait_ms = s->wait_ms,
+	};
+	int ret;
+
+	c->fd = open_temp(s->out_dir);
+	if (c->fd < 0) {
+		strbuf_addf(err, "cannot create a temp file in %s: %s", s->out_dir,
+			    strerror(-c->fd));
+		return c->fd;
+	}
+	cfg.out_fd = c->fd;
+	rec_read_counters(b->dir, c->cpu, &c->start);
+	ret = recorder_start(&cfg, &c->rec);
+	if (ret)
+		strbuf_addf(err, "cannot read %s/per_cpu/cpu%d/trace_pipe_raw: %s", b->dir, c->cpu,
+			    strerror(-ret));
+	return ret;
+}
+
+int rec_session_start(struct rec_session *s, struct strbuf *err)
+{
+	int i, cpu, ret = 0;
+
+	for (i = 0; !ret && i < s->nr_bufs; i++)
+		for (cpu = 0; !ret && cpu < s->nr_cpus; cpu++)
+			ret = start_cpu(s, &s->bufs[i], &s->bufs[i].cpus[cpu], err);
+	return ret;
+}
+
+int rec_session_tids(const struct rec_session *s, pid_t **tids, int *nr)
+{
+	int i, cpu, n = 0;
+
+	*tids = calloc((size_t)(s->nr_bufs * s->nr_cpus) + 1, sizeof(**tids));
+	if (!*tids)
+		return -ENOMEM;
+	for (i = 0; i < s->nr_bufs; i++)
+		for (cpu = 0; cpu < s->nr_cpus; cpu++)
+			if (s->bufs[i].cpus[cpu].rec)
+				(*tids)[n++] = recorder_tid(s->bufs[i].cpus[cpu].rec);
+	*nr = n;
+	return 0;
+}
+
+int rec_session_finish(struct rec_session *s, struct strbuf *err)
+{
+	int i, cpu, ret = 0;
+
+	for (i = 0; i < s->nr_bufs; i++) {
+		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+			struct rec_cpu *c = &s->bufs[i].cpus[cpu];
+			int r;
+
+			if (!c->rec)
+				continue;
+			r = recorder_finish(c->rec);
+			recorder_get_stats(c->rec, &c->st);
+			rec_read_counters(s->bufs[i].dir, cpu, &c->end);
+			if (r && !ret) {
+				strbuf_addf(err, "recording %s/per_cpu/cpu%d: %s", s->bufs[i].dir,
+					    cpu, strerror(-r));
+				ret = r;
+			}
+		}
+	}
+	return ret;
+}
+
+static int fill_sources(struct rec_session *s, struct dat_buffer_source *src,
+			struct dat_cpu_source *cpus)
+{
+	int i, cpu;
+
+	for (i = 0; i < s->nr_bufs; i++) {
+		struct rec_buffer *b = &s->bufs[i];
+
+		free(b->clock);
+		b->clock = meta_selected_clock(b->dir);
+		if (!b->clock)
+			return -ENOMEM;
+		src[i].name = b->name ? b->name : "";
+		src[i].clock = b->clock;
+		src[i].page_size = b->page_size;
+		src[i].cpus = &cpus[i * s->nr_cpus];
+		src[i].nr_cpus = s->nr_cpus;
+		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+			struct dat_cpu_source *d = &cpus[i * s->nr_cpus + cpu];
+
+			d->cpu = cpu;
+			d->fd = b->cpus[cpu].fd;
+			d->size = b->cpus[cpu].st.file_bytes;
+			d->raw_size = b->cpus[cpu].st.raw_bytes;
+			d->nr_chunks = b->cpus[cpu].st.nr_chunks;
+		}
+	}
+	return 0;
+}
+
+static int add_stats_options(struct rec_session *s, struct dat_writer *w)
+{
+	int i, ret = 0;
+
+	for (i = 0; !ret && i < s->nr_bufs; i++)
+		ret = meta_add_cpustats(w, s->bufs[i].dir, s->bufs[i].name, s->nr_cpus);
+	return ret;
+}
+
+static int write_all(struct rec_session *s, struct dat_writer *w, struct strbuf *err)
+{
+	struct dat_buffer_source *src = calloc((size_t)s->nr_bufs + 1, sizeof(*src));
+	struct dat_cpu_source *cpus = calloc((size_t)(s->nr_bufs * s->nr_cpus) + 1,
+					     sizeof(*cpus));
+	int ret = src && cpus ? 0 : -ENOMEM;
+
+	if (!ret)
+		ret = meta_write_sections(w, s->bufs[0].dir, &s->events, err);
+	if (!ret)
+		ret = meta_add_options(w, s->bufs[0].dir, s->nr_cpus);
+	if (!ret)
+		ret = add_stats_options(s, w);
+	if (!ret)
+		ret = fill_sources(s, src, cpus);
+	if (!ret)
+		ret = dat_writer_buffers(w, src, s->nr_bufs, err);
+	if (!ret)
+		ret = dat_writer_finish(w, err);
+	free(src);
+	free(cpus);
+	return ret;
+}
+
+int rec_session_write(struct rec_session *s, int out_fd, bool date, struct strbuf *err)
+{
+	struct dat_writer_config cfg = {
+		.version = s->version,
+		.compression = s->compression,
+		.page_size = (uint32_t)getpagesize(),
+	};
+	struct dat_writer *w = NULL;
+	int ret;
+
+	(void)date;
+	if (!s->nr_bufs)
+		return -EINVAL;
+	ret = dat_writer_open(out_fd, &cfg, &w, err);
+	if (!ret)
+		ret = write_all(s, w, err);
+	if (ret && !err->len)
+		strbuf_addf(err, "%s", strerror(-ret));
+	dat_writer_free(w);
+	return ret;
+}
+
+void rec_session_release(struct rec_session *s)
+{
+	int i, cpu;
+
+	for (i = 0; s->bufs && i < s->nr_bufs; i++) {
+		struct rec_buffer *b = &s->bufs[i];
+
+		for (cpu = 0; b->cpus && cpu < s->nr_cpus; cpu++) {
+			recorder_free(b->cpus[cpu].rec);
+			if (b->cpus[cpu].fd >= 0)
+				close(b->cpus[cpu].fd);
+		}
+		free(b->cpus);
+		free(b->name);
+		free(b->dir);
+		free(b->clock);
+	}
+	free(s->bufs);
+	free(s->out_dir);
+	meta_events_release(&s->events);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTRACE_RECORD_SESSION_H
+#define KTRACE_RECORD_SESSION_H
+
+/*
+ * A capture: the recorders of every CPU of every recorded instance, their temp files (unnamed,
+ * O_TMPFILE, next to the output so that copy_file_range can share extents), and the step that
+ * turns them into a trace.dat. Shared by record and extract.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ktrace/compress.h"
+#include "ktrace/strbuf.h"
+#include "metadata.h"
+#include "recorder.h"
+
+/* Counters of per_cpu/cpuN/stats. */
+struct cpu_counters {
+	uint64_t entries;
+	uint64_t overrun;
+	uint64_t commit_overrun;
+	uint64_t dropped;
+	uint64_t read_events;
+};
+
+struct rec_cpu {
+	int cpu;
+	int fd;			/* temp file */
+	struct recorder *rec;
+	struct recorder_stats st;	/* final counters once finished */
+	struct cpu_counters start, end;
+};
+
+struct rec_buffer {
+	char *name;		/* NULL for the top instance */
+	char *dir;		/* its tracefs directory */
+	char *clock;
+	uint32_t page_size;
+	struct rec_cpu *cpus;
+};
+
+struct rec_session {
+	struct rec_buffer *bufs;
+	int nr_bufs;
+	int nr_cpus;
+	int version;
+	enum kt_compression compression;
+	char *out_dir;		/* where the temp files live */
+	struct meta_events events;
+	int wait_ms;
+};
+
+/* `names[i]` NULL for the top instance. */
+int rec_session_init(struct rec_session *s, const char *const *names, int nr_names,
+		     const char *output, int version, enum kt_compression comp);
+int rec_session_start(struct rec_session *s, struct strbuf *err);
+/* Thread ids of every recorder (malloc'd), for the notrace pid filter. */
+int rec_session_tids(const struct rec_session *s, pid_t **tids, int *nr);
+/* Finishes every recorder (call with tracing off); first error or 0. */
+int rec_session_finish(struct rec_session *s, struct strbuf *err);
+/* Writes the trace.dat to out_fd: metadata, options, every buffer. */
+int rec_session_write(struct rec_session *s, int out_fd, bool date, struct strbuf *err);
+void rec_session_release(struct rec_session *s);
+
+int rec_read_counters(const char *dir, int cpu, struct cpu_counters *c);
+
+#endif

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Status line and end-of-run summary of ktrace record (record_status.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "record_session.h"
+#include "record_status.h"
+
+static double now_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static const char *human(double bytes, char *buf, size_t size)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	while (bytes >= 1024 && u < 4) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
+	return buf;
+}
+
+void rec_status_begin(struct rec_status *st, bool quiet)
+{
+	memset(st, 0, sizeof(*st));
+	st->quiet = quiet;
+	st->line = !quiet && isatty(STDERR_FILENO);
+	clock_gettime(CLOCK_MONOTONIC, &st->t0);
+}
+
+static uint64_t lost_of(const struct rec_cpu *c, const struct cpu_counters *now)
+{
+	return (now->overrun - c->start.overrun) + (now->dropped - c->start.dropped);
+}
+
+void rec_status_tick(struct rec_status *st, const struct rec_session *s)
+{
+	uint64_t bytes = 0, events = 0;
+	char line[512], b1[32];
+	size_t len;
+	double t, dt;
+	int i, cpu;
+
+	if (!st->line)
+		return;
+	t = now_since(&st->t0);
+	len = 0;
+	line[0] = '\0';
+	for (i = 0; i < s->nr_bufs; i++) {
+		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+			const struct rec_cpu *c = &s->bufs[i].cpus[cpu];
+			struct recorder_stats rs;
+			struct cpu_counters now = { 0 };
+
+			if (!c->rec)
+				continue;
+			recorder_get_stats(c->rec, &rs);
+			rec_read_counters(s->bufs[i].dir, cpu, &now);
+			bytes += rs.raw_bytes;
+			events += now.read_events - c->start.read_events;
+			if (i == 0 && len < sizeof(line) - 32)
+				len += (size_t)snprintf(line + len, sizeof(line) - len, " %llu",
+							(unsigned long long)lost_of(c, &now));
+		}
+	}
+	dt = t - st->last_t > 0 ? t - st->last_t : 1;
+	fprintf(stderr, "\r\033[K%6.1fs  %s/s  %.0f events/s  lost per CPU:%s", t,
+		human((double)(bytes - st->last_bytes) / dt, b1, sizeof(b1)),
+		(double)(events - st->last_events) / dt, line);
+	fflush(stderr);
+	st->drawn = true;
+	st->last_t = t;
+	st->last_bytes = bytes;
+	st->last_events = events;
+}
+
+void rec_status_end(struct rec_status *st)
+{
+	st->seconds = now_since(&st->t0);
+	if (st->drawn)
+		fprintf(stderr, "\r\033[K");
+}
+
+static uint32_t buffer_kb(const char *dir)
+{
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+	uint32_t kb = 0;
+
+	strbuf_addf(&path, "%s/buffer_size_kb", dir);
+	if (!meta_read_file(strbuf_str(&path), &sb))
+		kb = (uint32_t)strtoul(strbuf_str(&sb), NULL, 10);
+	strbuf_release(&path);
+	strbuf_release(&sb);
+	return kb;
+}
+
+/* A -b that would have held what this CPU produced: its whole trace, with room to spare. */
+static void lost_advice(const struct rec_buffer *b, const struct rec_cpu *c, uint64_t events,
+			uint64_t lost, double seconds)
+{
+	uint64_t want = (c->st.raw_bytes / 1024 + 1) * (events + lost) / (events ? events : 1);
+	uint64_t kb = buffer_kb(b->dir), sugg = 1024;
+
+	while (sugg < want * 2 || sugg <= kb)
+		sugg *= 2;
+	fprintf(stderr,
+		"ktrace record: CPU%d%s%s lost %llu events (%.0f KiB/s into a %u KiB buffer); "
+		"try -b %llu, or fewer events with -e/-f\n",
+		c->cpu, b->name ? " of instance " : "", b->name ? b->name : "",
+		(unsigned long long)lost,
+		seconds > 0 ? (double)c->st.raw_bytes / 1024 / seconds : 0.0, (unsigned int)kb,
+		(unsigned long long)sugg);
+}
+
+static void nothing_recorded(const struct rec_hints *hints)
+{
+	fprintf(stderr, "ktrace record: no events were recorded: ");
+	if (hints->pid_filter)
+		fprintf(stderr, "the pid filter (-F/-P) kept only processes that produced none "
+				"of the enabled events\n");
+	else if (hints->event_filter)
+		fprintf(stderr, "the event filter (-f) matched no event\n");
+	else
+		fprintf(stderr, "the enabled events did not fire while recording (or tracing "
+				"was switched off by someone else)\n");
+}
+
+void rec_status_summary(const struct rec_status *st, const struct rec_session *s,
+			const struct rec_hints *hints, const char *output)
+{
+	uint64_t total_events = 0, total_raw = 0;
+	char b1[32], b2[32];
+	struct stat sbuf;
+	int i, cpu;
+
+	for (i = 0; i < s->nr_bufs; i++) {
+		const struct rec_buffer *b = &s->bufs[i];
+
+		if (!st->quiet)
+			fprintf(stderr, "%s%s  CPU      events        bytes      in file   lost\n",
+				b->name ? "instance " : "", b->name ? b->name : "");
+		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+			const struct rec_cpu *c = &b->cpus[cpu];
+			uint64_t ev = c->end.read_events - c->start.read_events;
+			uint64_t lost = lost_of(c, &c->end);
+
+			total_events += ev;
+			total_raw += c->st.raw_bytes;
+			if (!st->quiet)
+				fprintf(stderr, "  %3d %11llu %12s %12s %6llu\n", cpu,
+					(unsigned long long)ev,
+					human((double)c->st.raw_bytes, b1, sizeof(b1)),
+					human((double)c->st.file_bytes, b2, sizeof(b2)),
+					(unsigned long long)lost);
+			if (lost)
+				lost_advice(b, c, ev, lost, st->seconds);
+		}
+	}
+	if (!st->quiet && !stat(output, &sbuf))
+		fprintf(stderr, "%llu events, %s of ring buffer in %.2f s -> %s (%s)\n",
+			(unsigned long long)total_events, human((double)total_raw, b1, sizeof(b1)),
+			st->seconds, output, human((double)sbuf.st_size, b2, sizeof(b2)));
+	if (!total_events)
+		nothing_recorded(hints);
+}

@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Per-CPU recorder threads (see recorder.h for the design). While tracing runs only whole pages
+ * are spliced: the page the kernel is still writing stays in the ring buffer. After tracing was
+ * switched off, read() on the non-blocking trace_pipe_raw hands out the partial last page too.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "recorder.h"
+
+#define PIPE_BYTES	(256U << 10)
+#define CHUNK_PAGES	16	/* pages per compressed chunk: trace-cmd uses 10; bigger packs better */
+
+struct recorder {
+	struct recorder_config cfg;
+	pthread_t thread;
+	bool running;
+	sem_t ready;
+	int trace_fd;
+	int pipe_rd, pipe_wr;
+	size_t pipe_cap;
+	int stop_fd;
+	_Atomic pid_t tid;
+	_Atomic uint64_t raw_bytes;
+	_Atomic uint64_t file_bytes;
+	_Atomic uint32_t nr_chunks;
+	int error;
+	struct kt_codec *codec;
+	char *chunk;		/* raw pages waiting to be compressed */
+	size_t chunk_len, chunk_cap;
+	char *zbuf;		/* chunk header + compressed chunk */
+	size_t zcap;
+};
+
+static int write_full(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int flush_chunk(struct recorder *r)
+{
+	size_t clen = r->zcap - 8;
+	uint32_t hdr[2];
+	int ret;
+
+	if (!r->chunk_len)
+		return 0;
+	ret = kt_codec_compress(r->codec, r->chunk, r->chunk_len, r->zbuf + 8, &clen);
+	if (ret)
+		return ret;
+	hdr[0] = (uint32_t)clen;
+	hdr[1] = (uint32_t)r->chunk_len;
+	memcpy(r->zbuf, hdr, sizeof(hdr));
+	ret = write_full(r->cfg.out_fd, r->zbuf, clen + 8);
+	if (ret)
+		return ret;
+	r->file_bytes += clen + 8;
+	r->nr_chunks++;
+	r->chunk_len = 0;
+	return 0;
+}
+
+static int add_to_chunk(struct recorder *r, const char *data, size_t len)
+{
+	int ret = 0;
+
+	while (!ret && len) {
+		size_t n = r->chunk_cap - r->chunk_len;
+
+		n = n < len ? n : len;
+		memcpy(r->chunk + r->chunk_len, data, n);
+		r->chunk_len += n;
+		data += n;
+		len -= n;
+		if (r->chunk_len == r->chunk_cap)
+			ret = flush_chunk(r);
+	}
+	return ret;
+}
+
+/* Moves `len` bytes that sit in the pipe to the temp file, compressing when asked to. */
+static int empty_pipe(struct recorder *r, size_t len)
+{
+	while (len) {
+		ssize_t n;
+
+		if (r->codec) {
+			size_t room = r->chunk_cap - r->chunk_len;
+
+			n = read(r->pipe_rd, r->chunk + r->chunk_len, room < len ? room : len);
+			if (n > 0) {
+				r->chunk_len += (size_t)n;
+				if (r->chunk_len == r->chunk_cap && flush_chunk(r))
+					return -EIO;
+			}
+		} else {
+			n = splice(r->pipe_rd, NULL, r->cfg.out_fd, NULL, len, SPLICE_F_MOVE);
+			if (n > 0)
+				r->file_bytes += (uint64_t)n;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Splices every full page the ring buffer holds; returns the bytes moved or negative errno. */
+static long drain_full_pages(struct recorder *r)
+{
+	long total = 0;
+
+	for (;;) {
+		ssize_t n = splice(r->trace_fd, NULL, r->pipe_wr, NULL, r->pipe_cap,
+				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		int ret;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return total;
+		if (n <= 0)
+			return n < 0 ? -errno : total;
+		r->raw_bytes += (uint64_t)n;
+		ret = empty_pipe(r, (size_t)n);
+		if (ret)
+			return ret;
+		total += n;
+	}
+}
+
+/* After tracing stopped: the partial pages that splice leaves behind, one read() per page. */
+static int take_partial_pages(struct recorder *r)
+{
+	size_t ps = r->cfg.page_size;
+	char *page = calloc(1, ps);
+	int ret = 0;
+
+	if (!page)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t n = read(r->trace_fd, page, ps);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n < 0 && errno != EAGAIN)
+				ret = -errno;
+			break;
+		}
+		/* Keep the file a whole number of pages even if a read came short. */
+		memset(page + n, 0, ps - (size_t)n);
+		r->raw_bytes += ps;
+		if (r->codec) {
+			ret = add_to_chunk(r, page, ps);
+		} else {
+			ret = write_full(r->cfg.out_fd, page, ps);
+			r->file_bytes += ps;
+		}
+		if (ret)
+			break;
+	}
+	free(page);
+	return ret;
+}
+
+/* Sleeps until stop, a wake-up from the ring buffer (when the last drain found data), or timeout. */
+static bool wait_for_work(struct recorder *r, bool progressed)
+{
+	struct pollfd fds[2] = {
+		{ .fd = r->stop_fd, .events = POLLIN },
+		{ .fd = r->trace_fd, .events = POLLIN },
+	};
+
+	/*
+	 * The ring buffer reports readable at buffer_percent fill; with buffer_percent 0 it does so
+	 * for a partial page that splice will not take, so only listen to it after real progress.
+	 */
+	if (poll(fds, progressed ? 2 : 1, r->cfg.wait_ms) < 0 && errno != EINTR)
+		return true;
+	return fds[0].revents & POLLIN;
+}
+
+static void *recorder_main(void *arg)
+{
+	struct recorder *r = arg;
+	long moved = 0;
+	int ret = 0;
+
+	r->tid = gettid();
+	sem_post(&r->ready);
+	do {
+		moved = drain_full_pages(r);
+		if (moved < 0) {
+			ret = (int)moved;
+			break;
+		}
+	} while (!wait_for_work(r, moved > 0));
+	if (!ret) {
+		moved = drain_full_pages(r);
+		ret = moved < 0 ? (int)moved : take_partial_pages(r);
+	}
+	if (!ret && r->codec)
+		ret = flush_chunk(r);
+	r->error = ret;
+	return NULL;
+}
+
+static int open_files(struct recorder *r)
+{
+	char path[4096];
+	int fds[2];
+
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", r->cfg.trace_dir,
+		 r->cfg.cpu);
+	r->trace_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (r->trace_fd < 0)
+		return -errno;
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	r->pipe_rd = fds[0];
+	r->pipe_wr = fds[1];
+	/* A bigger pipe moves more pages per splice; keep the default if the limit refuses. */
+	fcntl(r->pipe_wr, F_SETPIPE_SZ, PIPE_BYTES);
+	r->pipe_cap = (size_t)fcntl(r->pipe_wr, F_GETPIPE_SZ);
+	r->pipe_cap -= r->pipe_cap % r->cfg.page_size;
+	if (!r->pipe_cap)
+		return -EINVAL;
+	r->stop_fd = eventfd(0, EFD_CLOEXEC);
+	return r->stop_fd < 0 ? -errno : 0;
+}
+
+static int alloc_codec(struct recorder *r)
+{
+	int ret;
+
+	if (r->cfg.compression == KT_COMP_NONE)
+		return 0;
+	ret = kt_codec_new(r->cfg.compression, &r->codec);
+	if (ret)
+		return ret;
+	r->chunk_cap = (size_t)CHUNK_PAGES * r->cfg.page_size;
+	r->zcap = kt_compress_bound(r->cfg.compression, r->chunk_cap) + 8;
+	r->chunk = malloc(r->chunk_cap);
+	r->zbuf = malloc(r->zcap);
+	return r->chunk && r->zbuf ? 0 : -ENOMEM;
+}
+
+/* Signals go to the main thread, which owns the stop logic. */
+static int spawn(struct recorder *r)
+{
+	sigset_t all, old;
+	int ret;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = -pthread_create(&r->thread, NULL, recorder_main, r);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret)
+		return ret;
+	r->running = true;
+	while (sem_wait(&r->ready) && errno == EINTR)
+		;
+	return 0;
+}
+
+int recorder_start(const struct recorder_config *cfg, struct recorder **out)
+{
+	struct recorder *r = calloc(1, sizeof(*r));
+	int ret;
+
+	if (!r)
+		return -ENOMEM;
+	r->cfg = *cfg;
+	r->trace_fd = r->pipe_rd = r->pipe_wr = r->stop_fd = -1;
+	sem_init(&r->ready, 0, 0);
+	ret = open_files(r);
+	if (!ret)
+		ret = alloc_codec(r);
+	if (!ret)
+		ret = spawn(r);
+	if (ret) {
+		recorder_free(r);
+		return ret;
+	}
+	*out = r;
+	return 0;
+}
+
+pid_t recorder_tid(const struct recorder *r)
+{
+	return r->tid;
+}
+
+void recorder_get_stats(const struct recorder *r, struct recorder_stats *st)
+{
+	st->raw_bytes = r->raw_bytes;
+	st->file_bytes = r->file_bytes;
+	st->nr_chunks = r->nr_chunks;
+}
+
+int recorder_finish(struct recorder *r)
+{
+	uint64_t one = 1;
+
+	if (!r->running)
+		return r->error;
+	if (write(r->stop_fd, &one, sizeof(one)) < 0)
+		return -errno;
+	pthread_join(r->thread, NULL);
+	r->running = false;
+	return r->error;
+}
+
+void recorder_free(struct recorder *r)
+{
+	if (!r)
+		return;
+	if (r->running)
+		recorder_finish(r);
+	if (r->trace_fd >= 0)
+		close(r->trace_fd);
+	if (r->pipe_rd >= 0)
+		close(r->pipe_rd);
+	if (r->pipe_wr >= 0)
+		close(r->pipe_wr);
+	if (r->stop_fd >= 0)
+		close(r->stop_fd);
+	sem_destroy(&r->ready);
+	kt_codec_free(r->codec);
+	free(r->chunk);
+	free(r->zbuf);
+	free(r);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTRACE_RECORD_RECORDER_H
+#define KTRACE_RECORD_RECORDER_H
+
+/*
+ * One recorder per CPU and instance: a thread that moves trace_pipe_raw pages into a temp file.
+ * Uncompressed, pages go trace_pipe_raw -> pipe -> file with splice and never enter user memory.
+ * Compressed, pages are spliced into a pipe, read from it a chunk at a time and compressed right
+ * away, so the temp file (and the disk) only ever holds compressed chunks in the layout that
+ * struct dat_cpu_source describes.
+ *
+ * Threads rather than processes: with splice the data path costs the same either way, and
+ * threads share the counters the status line reads without any IPC; each thread has its own
+ * pipe, file and codec, so nothing is locked on the data path.
+ */
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ktrace/compress.h"
+
+struct recorder_config {
+	const char *trace_dir;	/* tracefs dir of the instance (top or instances/NAME) */
+	int cpu;
+	uint32_t page_size;	/* ring-buffer sub-buffer size */
+	enum kt_compression compression; /* KT_COMP_NONE: raw pages */
+	int out_fd;		/* temp file, written from offset 0 */
+	int wait_ms;		/* longest sleep between two drains */
+};
+
+struct recorder_stats {
+	uint64_t raw_bytes;	/* ring-buffer bytes taken (whole pages) */
+	uint64_t file_bytes;	/* bytes in the temp file */
+	uint32_t nr_chunks;	/* compressed chunks in the temp file */
+};
+
+struct recorder;
+
+/* Starts the thread; 0 or negative errno (the trace_pipe_raw file is opened before returning). */
+int recorder_start(const struct recorder_config *cfg, struct recorder **out);
+/* The thread's id once it runs (for pid filters), 0 before. */
+pid_t recorder_tid(const struct recorder *r);
+/* Snapshot of the counters, safe while the thread runs. */
+void recorder_get_stats(const struct recorder *r, struct recorder_stats *st);
+/*
+ * Tells the thread to take everything left, including the partial last page, and joins it.
+ * Call it after tracing was switched off, so that "everything left" is final.
+ * Returns the thread's error (negative errno) or 0.
+ */
+int recorder_finish(struct recorder *r);
+void recorder_free(struct recorder *r);
+
+#endif
