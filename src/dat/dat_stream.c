@@ -11,6 +11,8 @@
 #include "dat_internal.h"
 
 #define WINDOW_PAGES 16
+/* Zeroes after the last page: kbuffer may read an event header a few bytes past the data. */
+#define SLACK 64
 
 struct dat_page_stream {
 	struct dat_file *df;
@@ -113,13 +115,13 @@ static int fill_window(struct dat_page_stream *ps, struct strbuf *err)
 	size_t padded = (len + ps->page_size - 1) / ps->page_size * ps->page_size;
 	int ret;
 
-	if (grow(&ps->buf, &ps->buf_cap, want))
+	if (grow(&ps->buf, &ps->buf_cap, want + SLACK))
 		return dat_err(err, ps->df, ps->what, ps->pos, -ENOMEM, "out of memory");
 	ret = dat_pread(ps->df, ps->buf, len, ps->pos, ps->what, err);
 	if (ret)
 		return ret;
 	/* a partial last page reads as an empty tail */
-	memset(ps->buf + len, 0, padded - len);
+	memset(ps->buf + len, 0, padded - len + SLACK);
 	ps->buf_offset = ps->pos;
 	ps->pos += len;
 	ps->buf_len = padded;
@@ -153,7 +155,7 @@ static int next_chunk(struct dat_page_stream *ps, struct strbuf *err)
 			       DAT_MAX_CHUNK);
 	padded = ((size_t)size + ps->page_size - 1) / ps->page_size * ps->page_size;
 	if (grow(&ps->zbuf, &ps->zcap, zsize ? zsize : 1) ||
-	    grow(&ps->buf, &ps->buf_cap, padded))
+	    grow(&ps->buf, &ps->buf_cap, padded + SLACK))
 		return dat_err(err, ps->df, ps->what, at, -ENOMEM, "out of memory");
 	ret = dat_pread(ps->df, ps->zbuf, zsize, at + 8, ps->what, err);
 	if (ret)
@@ -162,7 +164,7 @@ static int next_chunk(struct dat_page_stream *ps, struct strbuf *err)
 		return dat_err(err, ps->df, ps->what, at, -EBADMSG,
 			       "cpu %d: %s chunk does not decompress to %u bytes", ps->cpu,
 			       kt_compression_name(ps->df->comp), size);
-	memset(ps->buf + size, 0, padded - size);
+	memset(ps->buf + size, 0, padded - size + SLACK);
 	ps->buf_offset += ps->buf_len;
 	ps->pos = at + 8 + zsize;
 	ps->chunks_left--;

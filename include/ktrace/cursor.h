@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTRACE_CURSOR_H
+#define KTRACE_CURSOR_H
+
+/*
+ * A cursor walks the events of one CPU of one buffer, page by page, with libtraceevent's
+ * kbuffer. It fills one struct tep_record in place: no allocation per event.
+ */
+#include <stdint.h>
+
+#include "ktrace/strbuf.h"
+
+struct dat_file;
+struct tep_record;
+struct cpu_cursor;
+
+int cpu_cursor_open(struct dat_file *df, int buffer, int cpu_index, struct cpu_cursor **out,
+		    struct strbuf *err);
+/*
+ * Moves to the next event: 1 with cpu_cursor_record() filled, 0 at the end, negative errno
+ * on a damaged page. The record (and its data) stays valid until the next call.
+ */
+int cpu_cursor_next(struct cpu_cursor *c, struct strbuf *err);
+struct tep_record *cpu_cursor_record(struct cpu_cursor *c);
+/* The CPU number as recorded. */
+int cpu_cursor_cpu(const struct cpu_cursor *c);
+void cpu_cursor_close(struct cpu_cursor *c);
+
+#endif

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * One CPU's events. Pages come from the dat page stream; kbuffer decodes them. Each page
+ * header is checked before kbuffer sees it, and each event against the page's end, so that
+ * a damaged file gives an error instead of a read out of bounds.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
+
+#include "ktrace/cursor.h"
+#include "ktrace/dat.h"
+
+/* The page header's commit word: size of the data in its low bits, flags above. */
+#define COMMIT_SIZE_MASK	((1u << 27) - 1)
+#define COMMIT_MISSED_STORED	(1ull << 30)
+
+struct cpu_cursor {
+	struct dat_file *df;
+	struct dat_page_stream *ps;
+	struct kbuffer *kbuf;
+	struct tep_record rec;
+	const uint8_t *page;
+	uint64_t page_offset;
+	uint32_t page_size;
+	int long_size;
+	int cpu;
+	bool big_endian;
+	bool check_pages;	/* old (2.6.30-) page format is left to kbuffer alone */
+	bool loaded;		/* a page is in kbuf */
+};
+
+static int cursor_err(struct cpu_cursor *c, struct strbuf *err, int ret, const char *msg,
+		      uint64_t detail)
+{
+	if (err) {
+		strbuf_reset(err);
+		strbuf_addf(err, "%s: cpu %d page at offset %llu: %s %llu", dat_file_path(c->df),
+			    c->cpu, (unsigned long long)c->page_offset, msg,
+			    (unsigned long long)detail);
+	}
+	return ret;
+}
+
+int cpu_cursor_open(struct dat_file *df, int buffer, int cpu_index, struct cpu_cursor **out,
+		    struct strbuf *err)
+{
+	const struct dat_buffer *b = dat_file_buffer(df, buffer);
+	struct tep_handle *tep = dat_file_tep(df);
+	struct cpu_cursor *c;
+	int ret;
+
+	if (!tep || tep_get_header_timestamp_size(tep) != 8) {
+		if (err) {
+			strbuf_reset(err);
+			strbuf_addf(err, "%s: section HEADER_INFO: the page header has no 8-byte "
+				    "timestamp", dat_file_path(df));
+		}
+		return -EBADMSG;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->df = df;
+	c->page_size = b ? b->page_size : dat_file_page_size(df);
+	c->long_size = dat_file_long_size(df);
+	c->big_endian = dat_file_big_endian(df);
+	c->check_pages = !tep_is_old_format(tep);
+	c->cpu = b && cpu_index >= 0 && cpu_index < b->nr_cpus ? b->cpus[cpu_index].cpu : -1;
+	c->kbuf = kbuffer_alloc(c->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+				c->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+	if (!c->kbuf) {
+		free(c);
+		return -ENOMEM;
+	}
+	if (!c->check_pages)
+		kbuffer_set_old_format(c->kbuf);
+	ret = dat_page_stream_open(df, buffer, cpu_index, &c->ps, err);
+	if (ret) {
+		cpu_cursor_close(c);
+		return ret;
+	}
+	c->rec.cpu = c->cpu;
+	c->rec.ref_count = 1;
+	c->rec.locked = 1;
+	*out = c;
+	return 0;
+}
+
+static uint64_t read_long(const struct cpu_cursor *c, const uint8_t *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < c->long_size; i++) {
+		int shift = c->big_endian ? (c->long_size - 1 - i) * 8 : i * 8;
+
+		v |= (uint64_t)p[i] << shift;
+	}
+	return v;
+}
+
+/* The commit size must leave the data, and the stored missed count, inside the page. */
+static int check_page(struct cpu_cursor *c, struct strbuf *err)
+{
+	uint32_t header = 8 + (uint32_t)c->long_size;
+	uint64_t commit = read_long(c, c->page + 8);
+	uint64_t size = commit & COMMIT_SIZE_MASK;
+	uint64_t need = size + ((commit & COMMIT_MISSED_STORED) ? (uint64_t)c->long_size : 0);
+
+	if (need > c->page_size - header)
+		return cursor_err(c, err, -EBADMSG, "commit size exceeds the page:", size);
+	return 0;
+}
+
+static int load_next_page(struct cpu_cursor *c, struct strbuf *err)
+{
+	const void *page;
+	int ret = dat_page_stream_next(c->ps, &page, err);
+
+	if (ret <= 0)
+		return ret;
+	c->page = page;
+	c->page_offset = dat_page_stream_offset(c->ps);
+	if (c->check_pages) {
+		ret = check_page(c, err);
+		if (ret)
+			return ret;
+	}
+	/* kbuffer only reads the page, whatever its prototype says */
+	if (kbuffer_load_subbuffer(c->kbuf, (void *)page) < 0)
+		return cursor_err(c, err, -EBADMSG, "unreadable page header, size",
+				  c->page_size);
+	c->loaded = true;
+	return 1;
+}
+
+int cpu_cursor_next(struct cpu_cursor *c, struct strbuf *err)
+{
+	unsigned long long ts;
+	const uint8_t *data;
+	int ret;
+
+	if (c->loaded)
+		kbuffer_next_event(c->kbuf, NULL);
+	for (;;) {
+		if (c->loaded) {
+			data = kbuffer_read_event(c->kbuf, &ts);
+			if (data)
+				break;
+		}
+		c->loaded = false;
+		ret = load_next_page(c, err);
+		if (ret <= 0)
+			return ret;
+	}
+	c->rec.size = kbuffer_event_size(c->kbuf);
+	if (data < c->page || c->rec.size < 0 ||
+	    (uint64_t)(data - c->page) + (uint64_t)c->rec.size > c->page_size)
+		return cursor_err(c, err, -EBADMSG, "event overruns the page at byte",
+				  (uint64_t)(data - c->page));
+	c->rec.ts = dat_file_ts(c->df, ts);
+	c->rec.data = (void *)data;
+	c->rec.offset = c->page_offset + (uint64_t)kbuffer_curr_offset(c->kbuf);
+	c->rec.missed_events = kbuffer_missed_events(c->kbuf);
+	c->rec.record_size = kbuffer_curr_size(c->kbuf);
+	return 1;
+}
+
+struct tep_record *cpu_cursor_record(struct cpu_cursor *c)
+{
+	return &c->rec;
+}
+
+int cpu_cursor_cpu(const struct cpu_cursor *c)
+{
+	return c->cpu;
+}
+
+void cpu_cursor_close(struct cpu_cursor *c)
+{
+	if (!c)
+		return;
+	dat_page_stream_close(c->ps);
+	kbuffer_free(c->kbuf);
+	free(c);
+}
