@@ -120,9 +120,10 @@ void tracefs_undo_free(struct tracefs_undo *undo);
 /*
  * While a plan is applied, its undo entries are also journaled in KT_UNDO_JOURNAL_DIR/undo-PID
  * so that `ktrace reset --restore` can undo the changes of a ktrace that was killed.
- * Replays journals of dead processes; returns how many were replayed or negative errno.
+ * Replays (apply) or just deletes (!apply) the journals of dead processes; returns how many
+ * there were, or negative errno.
  */
 #define KT_UNDO_JOURNAL_DIR "/run/ktrace"
-int tracefs_undo_replay_stale(FILE *log);
+int tracefs_undo_replay_stale(FILE *log, bool apply);
 
 #endif

@@ -300,7 +300,7 @@ static int journal_load(const char *path, struct tracefs_undo *undo)
 	return ret;
 }
 
-static int replay_one(const char *dir, const char *name, FILE *log)
+static int replay_one(const char *dir, const char *name, FILE *log, bool apply)
 {
 	struct tracefs_undo undo = { .journal_fd = -1 };
 	struct strbuf path = STRBUF_INIT;
@@ -312,6 +312,11 @@ static int replay_one(const char *dir, const char *name, FILE *log)
 	if (pid == getpid() || !kill(pid, 0) || errno == EPERM)
 		return 0;
 	ret = strbuf_addf(&path, "%s/%s", dir, name);
+	if (!ret && !apply) {
+		unlink(path.buf);
+		ret = 1;
+		goto out;
+	}
 	if (!ret)
 		ret = journal_load(path.buf, &undo);
 	if (!ret) {
@@ -321,12 +326,13 @@ static int replay_one(const char *dir, const char *name, FILE *log)
 				ret ? " (some failed)" : "");
 		unlink(path.buf);
 	}
+out:
 	free_entries(&undo);
 	strbuf_release(&path);
 	return ret ? ret : 1;
 }
 
-int tracefs_undo_replay_stale(FILE *log)
+int tracefs_undo_replay_stale(FILE *log, bool apply)
 {
 	DIR *d = opendir(KT_UNDO_JOURNAL_DIR);
 	struct dirent *de;
@@ -335,7 +341,7 @@ int tracefs_undo_replay_stale(FILE *log)
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
 	while ((de = readdir(d))) {
-		ret = replay_one(KT_UNDO_JOURNAL_DIR, de->d_name, log);
+		ret = replay_one(KT_UNDO_JOURNAL_DIR, de->d_name, log, apply);
 		if (ret < 0) {
 			closedir(d);
 			return ret;

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ktrace list: what the running kernel offers (trace-cmd list's flags): events (optionally
+ * with their formats, filters or triggers), tracers, options, functions, clocks, instances
+ * and the compressions ktrace can write. Without a flag: systems, events, tracers, options.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tracefs.h>
+
+#include "ktrace/command.h"
+#include "ktrace/compress.h"
+#include "ktrace/options.h"
+#include "plan_internal.h"
+
+enum { OPT_FULL = 256 };
+
+static const struct kt_option list_options[] = {
+	{ 'e', NULL, KT_ARG_OPTIONAL, "REGEX", "list events (system:event) matching REGEX" },
+	{ 'F', NULL, KT_ARG_NONE, NULL, "with -e: print each event's format" },
+	{ OPT_FULL, "full", KT_ARG_NONE, NULL, "with -F: include the print fmt line" },
+	{ 'l', NULL, KT_ARG_NONE, NULL, "with -e: print each event's filter" },
+	{ 'R', NULL, KT_ARG_NONE, NULL, "with -e: print each event's triggers" },
+	{ 't', NULL, KT_ARG_NONE, NULL, "list the tracers" },
+	{ 'o', NULL, KT_ARG_NONE, NULL, "list the trace options and their state" },
+	{ 'f', NULL, KT_ARG_OPTIONAL, "REGEX", "list the functions that can be filtered" },
+	{ 'C', NULL, KT_ARG_NONE, NULL, "list the clocks (the current one in [])" },
+	{ 'B', NULL, KT_ARG_NONE, NULL, "list the instances" },
+	{ 'c', NULL, KT_ARG_NONE, NULL, "list the compressions ktrace writes" },
+	{ 0 },
+};
+
+static const struct kt_command_help list_help = {
+	"list", "[-e [REGEX] [-F [--full]|-l|-R]] [-t] [-o] [-f [REGEX]] [-C] [-B] [-c]",
+	"List what the running kernel offers for tracing.",
+	list_options,
+};
+
+enum {
+	SHOW_FORMAT = 1 << 0,
+	SHOW_FULL = 1 << 1,
+	SHOW_FILTER = 1 << 2,
+	SHOW_TRIGGER = 1 << 3,
+};
+
+struct list_args {
+	bool events, tracers, options, functions, clocks, instances, compressions;
+	const char *event_re, *func_re;
+	int event_flags;
+};
+
+static int print_file(const char *file, const char *indent)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = tfs_inst_read(NULL, file, &sb);
+
+	if (ret)
+		fprintf(stderr, "ktrace list: cannot read %s/%s: %s\n", tracefs_tracing_dir(), file,
+			tfs_cause(ret));
+	else
+		printf("%s%s", indent, sb.buf);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int compile(regex_t *re, const char *pattern, const char *flag)
+{
+	int ret = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);
+
+	if (ret)
+		fprintf(stderr, "ktrace list: %s '%s' is not a valid regular expression\n", flag,
+			pattern);
+	return ret ? -EINVAL : 0;
+}
+
+/* The format without its print fmt line unless --full, as trace-cmd prints it. */
+static void print_event_detail(const char *sys, const char *name, int flags)
+{
+	const char *file = flags & SHOW_FORMAT ? "format" : flags & SHOW_FILTER ? "filter" :
+			   "trigger";
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+	char *fmt;
+
+	strbuf_addf(&path, "events/%s/%s/%s", sys, name, file);
+	if (!tfs_inst_read(NULL, path.buf, &sb)) {
+		fmt = strstr(sb.buf, "\nprint fmt:");
+		if ((flags & SHOW_FORMAT) && !(flags & SHOW_FULL) && fmt)
+			fmt[1] = '\0';
+		if (flags & SHOW_FORMAT)
+			printf("system: %s\n", sys);
+		printf("%s\n", sb.buf);
+	}
+	strbuf_release(&path);
+	strbuf_release(&sb);
+}
+
+static void print_event(const struct list_args *a, char *line)
+{
+	char *colon = strchr(line, ':');
+
+	if (!colon)
+		return;
+	if (!(a->event_flags & SHOW_FORMAT))
+		printf("%s\n", line);
+	if (!a->event_flags)
+		return;
+	*colon = '\0';
+	print_event_detail(line, colon + 1, a->event_flags);
+}
+
+static int list_events(const struct list_args *a)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *save = NULL, *line;
+	regex_t re;
+	int ret;
+
+	if (compile(&re, a->event_re ? a->event_re : ".", "-e"))
+		return -EINVAL;
+	ret = tfs_inst_read(NULL, "available_events", &sb);
+	if (ret)
+		fprintf(stderr, "ktrace list: cannot read available_events: %s\n", tfs_cause(ret));
+	for (line = ret ? NULL : strtok_r(sb.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (!regexec(&re, line, 0, NULL, 0))
+			print_event(a, line);
+	regfree(&re);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int list_functions(const struct list_args *a)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *save = NULL, *line;
+	regex_t re;
+	int ret;
+
+	if (compile(&re, a->func_re ? a->func_re : ".", "-f"))
+		return -EINVAL;
+	ret = tfs_inst_read(NULL, "available_filter_functions", &sb);
+	if (ret)
+		fprintf(stderr, "ktrace list: cannot read %s/available_filter_functions: %s\n",
+			tracefs_tracing_dir(), tfs_cause(ret));
+	for (line = ret ? NULL : strtok_r(sb.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (!regexec(&re, line, 0, NULL, 0))
+			printf("%s\n", line);
+	regfree(&re);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int list_options_state(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *save = NULL, *w;
+	int ret = tfs_inst_read(NULL, "trace_options", &sb);
+
+	if (ret)
+		fprintf(stderr, "ktrace list: cannot read trace_options: %s\n", tfs_cause(ret));
+	for (w = ret ? NULL : strtok_r(sb.buf, " \n", &save); w; w = strtok_r(NULL, " \n", &save))
+		printf("%s\n", w);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int list_instances(void)
+{
+	char **list = tracefs_instances(NULL);
+	int i;
+
+	if (!list || !list[0])
+		printf("No buffer instances defined\n");
+	for (i = 0; list && list[i]; i++)
+		printf("%s\n", list[i]);
+	tracefs_list_free(list);
+	return 0;
+}
+
+static int list_compressions(void)
+{
+	static const enum kt_compression algos[] = { KT_COMP_ZSTD, KT_COMP_ZLIB };
+	size_t i;
+
+	printf("Supported compression algorithms:\n");
+	for (i = 0; i < sizeof(algos) / sizeof(algos[0]); i++)
+		printf("\t%s, %s\n", kt_compression_name(algos[i]),
+		       kt_compression_version(algos[i]));
+	return 0;
+}
+
+static int list_systems(void)
+{
+	char **systems = NULL;
+	int i, ret = tfs_systems(&systems);
+
+	printf("event systems:\n");
+	for (i = 0; !ret && systems[i]; i++)
+		printf("%s\n", systems[i]);
+	plan_strv_free(systems);
+	return ret;
+}
+
+/* No flag: the overview trace-cmd list prints. */
+static int list_everything(const struct list_args *a)
+{
+	int ret = list_systems();
+
+	printf("\nevents:\n");
+	ret |= list_events(a);
+	printf("\ntracers:\n");
+	ret |= print_file("available_tracers", "");
+	printf("\noptions:\n");
+	ret |= print_file("trace_options", "");
+	return ret;
+}
+
+static int set_flag(struct list_args *a, int id, const char *arg)
+{
+	switch (id) {
+	case 'e':
+		a->events = true;
+		a->event_re = arg;
+		return 0;
+	case 'F':
+		a->event_flags |= SHOW_FORMAT;
+		return 0;
+	case OPT_FULL:
+		a->event_flags |= SHOW_FORMAT | SHOW_FULL;
+		return 0;
+	case 'l':
+		a->event_flags |= SHOW_FILTER;
+		return 0;
+	case 'R':
+		a->event_flags |= SHOW_TRIGGER;
+		return 0;
+	case 'f':
+		a->functions = true;
+		a->func_re = arg;
+		return 0;
+	case 't': case 'o': case 'C': case 'B': case 'c':
+		*(id == 't' ? &a->tracers : id == 'o' ? &a->options : id == 'C' ? &a->clocks :
+		  id == 'B' ? &a->instances : &a->compressions) = true;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* "-e REGEX" with a separate argument: getopt only attaches optional arguments glued on. */
+static const char *optional_arg(struct kt_getopt *g, int argc, char **argv)
+{
+	int next = kt_getopt_index(g);
+
+	if (g->arg)
+		return g->arg;
+	if (next < argc && argv[next][0] != '-') {
+		optind++;
+		return argv[next];
+	}
+	return NULL;
+}
+
+static int parse_args(struct list_args *a, int argc, char **argv)
+{
+	struct kt_getopt g;
+	int id, ret = kt_getopt_init(&g, &list_help, argc, argv);
+
+	while (!ret && (id = kt_getopt_next(&g)) != -1) {
+		if (id == 'h') {
+			kt_usage(stdout, &list_help);
+			ret = PLAN_HELP_SHOWN;
+		} else if (id == 'e' || id == 'f') {
+			ret = set_flag(a, id, optional_arg(&g, argc, argv));
+		} else {
+			ret = set_flag(a, id, NULL);
+		}
+	}
+	kt_getopt_release(&g);
+	return ret;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct list_args a = { 0 };
+	int ret = parse_args(&a, argc, argv);
+
+	if (ret)
+		return ret == PLAN_HELP_SHOWN ? 0 : 1;
+	if (a.event_flags && !a.events)
+		a.events = true;
+	if (!(a.events || a.tracers || a.options || a.functions || a.clocks || a.instances ||
+	      a.compressions))
+		return list_everything(&a) ? 1 : 0;
+	if (a.events)
+		ret |= list_events(&a);
+	if (a.tracers)
+		ret |= print_file("available_tracers", "");
+	if (a.options)
+		ret |= list_options_state();
+	if (a.functions)
+		ret |= list_functions(&a);
+	if (a.clocks)
+		ret |= print_file("trace_clock", "");
+	if (a.instances)
+		ret |= list_instances();
+	if (a.compressions)
+		ret |= list_compressions();
+	return ret ? 1 : 0;
+}

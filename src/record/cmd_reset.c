@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ktrace reset: tracing back to the kernel's defaults (trace-cmd reset's meaning), or with
+ * --restore, the settings a killed ktrace had saved in its undo journal.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "ktrace/command.h"
+#include "ktrace/options.h"
+#include "plan_internal.h"
+#include "tracefs_defaults.h"
+
+enum { OPT_RESTORE = 256 };
+
+static const struct kt_option reset_options[] = {
+	{ 'b', NULL, KT_ARG_REQUIRED, "KB", "set the buffers to KB per CPU (default: boot size)" },
+	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "reset INSTANCE (repeatable)" },
+	{ 'a', NULL, KT_ARG_NONE, NULL, "reset every instance and the top one" },
+	{ 't', NULL, KT_ARG_NONE, NULL, "reset the top instance too (with -B)" },
+	{ 'd', NULL, KT_ARG_NONE, NULL, "delete the -B/-a instances after the reset" },
+	{ OPT_RESTORE, "restore", KT_ARG_NONE, NULL,
+	  "undo what a killed ktrace record/start changed (from its journal)" },
+	{ 0 },
+};
+
+static const struct kt_command_help reset_help = {
+	"reset", "[-b KB] [-B INSTANCE]... [-a] [-t] [-d] | --restore",
+	"Disable tracing and put tracefs back to its defaults: nop tracer, events off, filters, "
+	"triggers and pid lists cleared, local clock, all CPUs, default options and buffer size, "
+	"tracing_on=1.",
+	reset_options,
+};
+
+struct reset_args {
+	char **instances;
+	bool all, top, delete, restore;
+	struct reset_ctx ctx;
+};
+
+static int parse_args(struct reset_args *a, int argc, char **argv)
+{
+	struct plan msg_plan = { .cmd = "reset" };
+	struct kt_getopt g;
+	int id, ret = kt_getopt_init(&g, &reset_help, argc, argv);
+
+	while (!ret && (id = kt_getopt_next(&g)) != -1) {
+		if (id == 'h') {
+			kt_usage(stdout, &reset_help);
+			ret = PLAN_HELP_SHOWN;
+		} else if (id == 'b') {
+			ret = plan_parse_int(&msg_plan, "-b", g.arg, 1, 1 << 30, &a->ctx.buffer_kb);
+		} else if (id == 'B') {
+			ret = plan_strv_push(&a->instances, g.arg);
+		} else if (id == 'a' || id == 't' || id == 'd' || id == OPT_RESTORE) {
+			*(id == 'a' ? &a->all : id == 't' ? &a->top : id == 'd' ? &a->delete :
+			  &a->restore) = true;
+		} else {
+			ret = -EINVAL;
+		}
+	}
+	if (!ret && kt_getopt_index(&g) < argc)
+		ret = plan_err_flag(&msg_plan, "argument", argv[kt_getopt_index(&g)],
+				    "is not expected");
+	kt_getopt_release(&g);
+	if (!ret && a->delete && !a->all && !a->instances)
+		ret = plan_err_flag(&msg_plan, "-d", "", "needs -B or -a (the top instance stays)");
+	return ret;
+}
+
+static int collect_all(struct reset_args *a)
+{
+	char **list = tracefs_instances(NULL);
+	int i, ret = 0;
+
+	for (i = 0; list && list[i] && !ret; i++)
+		ret = plan_strv_push(&a->instances, list[i]);
+	tracefs_list_free(list);
+	return ret;
+}
+
+static int reset_named(struct reset_args *a, const char *name)
+{
+	struct strbuf dir = STRBUF_INIT;
+	int ret = 0;
+
+	if (!tracefs_instance_exists(name)) {
+		fprintf(stderr, "ktrace reset: -B '%s': no such instance\n", name);
+		return -ENOENT;
+	}
+	tracefs_reset_instance(&a->ctx, name);
+	if (a->delete) {
+		tfs_path(&dir, name, "");
+		if (rmdir(dir.buf)) {
+			ret = -errno;
+			fprintf(stderr, "ktrace reset: cannot delete %s: %s\n", dir.buf,
+				strerror(errno));
+		}
+	}
+	strbuf_release(&dir);
+	return ret;
+}
+
+static int restore_journals(void)
+{
+	int n = tracefs_undo_replay_stale(stdout, true);
+
+	if (n < 0) {
+		fprintf(stderr, "ktrace reset: cannot read %s: %s\n", KT_UNDO_JOURNAL_DIR,
+			strerror(-n));
+		return 1;
+	}
+	if (!n)
+		printf("nothing to restore: no journal of a killed ktrace in %s\n",
+		       KT_UNDO_JOURNAL_DIR);
+	return 0;
+}
+
+int cmd_reset(int argc, char **argv)
+{
+	struct reset_args a = { 0 };
+	int i, ret, err = 0;
+
+	ret = parse_args(&a, argc, argv);
+	if (!ret && a.all)
+		ret = collect_all(&a);
+	if (ret) {
+		plan_strv_free(a.instances);
+		return ret == PLAN_HELP_SHOWN ? 0 : 1;
+	}
+	if (a.restore) {
+		plan_strv_free(a.instances);
+		return restore_journals();
+	}
+	/* Defaults make the journals of killed runs meaningless: replaying them later would undo
+	 * this reset. */
+	tracefs_undo_replay_stale(NULL, false);
+	/* Like trace-cmd: -B alone leaves the top instance alone; -a includes it. */
+	if (a.top || a.all || !a.instances)
+		tracefs_reset_instance(&a.ctx, NULL);
+	for (i = 0; a.instances && a.instances[i]; i++)
+		if (reset_named(&a, a.instances[i]) && !err)
+			err = -1;
+	plan_strv_free(a.instances);
+	return a.ctx.err || err ? 1 : 0;
+}

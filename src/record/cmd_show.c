@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ktrace show: print a tracefs file, by default the `trace` file (trace-cmd show's flags).
+ * The --FILE flags print one setting each and stop, in the order given.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "ktrace/command.h"
+#include "ktrace/options.h"
+#include "plan_internal.h"
+
+enum {
+	OPT_FIRST_FILE = 256,
+};
+
+/* The file each --FILE flag prints; the flag's id is OPT_FIRST_FILE + index. */
+static const char *const show_files[] = {
+	"tracing_on", "current_tracer", "buffer_size_kb", "buffer_total_size_kb",
+	"set_ftrace_filter", "set_ftrace_notrace", "set_ftrace_pid", "set_graph_function",
+	"set_graph_notrace", "tracing_cpumask",
+};
+
+#define NR_SHOW_FILES (sizeof(show_files) / sizeof(show_files[0]))
+
+static const struct kt_option show_options[] = {
+	{ 'p', NULL, KT_ARG_NONE, NULL, "read trace_pipe (consumes events, waits for more)" },
+	{ 's', NULL, KT_ARG_NONE, NULL, "read the snapshot file" },
+	{ 'c', NULL, KT_ARG_REQUIRED, "CPU", "read only that CPU's file" },
+	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "read from INSTANCE" },
+	{ 'f', NULL, KT_ARG_NONE, NULL, "print the path of the file first" },
+	{ OPT_FIRST_FILE + 0, "tracing_on", KT_ARG_NONE, NULL, "print tracing_on" },
+	{ OPT_FIRST_FILE + 1, "current_tracer", KT_ARG_NONE, NULL, "print current_tracer" },
+	{ OPT_FIRST_FILE + 2, "buffer_size", KT_ARG_NONE, NULL, "print buffer_size_kb" },
+	{ OPT_FIRST_FILE + 3, "buffer_total_size", KT_ARG_NONE, NULL,
+	  "print buffer_total_size_kb" },
+	{ OPT_FIRST_FILE + 4, "ftrace_filter", KT_ARG_NONE, NULL, "print set_ftrace_filter" },
+	{ OPT_FIRST_FILE + 5, "ftrace_notrace", KT_ARG_NONE, NULL, "print set_ftrace_notrace" },
+	{ OPT_FIRST_FILE + 6, "ftrace_pid", KT_ARG_NONE, NULL, "print set_ftrace_pid" },
+	{ OPT_FIRST_FILE + 7, "graph_function", KT_ARG_NONE, NULL, "print set_graph_function" },
+	{ OPT_FIRST_FILE + 8, "graph_notrace", KT_ARG_NONE, NULL, "print set_graph_notrace" },
+	{ OPT_FIRST_FILE + 9, "cpumask", KT_ARG_NONE, NULL, "print tracing_cpumask" },
+	{ 0 },
+};
+
+static const struct kt_command_help show_help = {
+	"show", "[-p|-s] [-c CPU] [-B INSTANCE] [-f] [--FILE]...",
+	"Print what tracefs holds now: the trace file by default, or the settings named by the "
+	"--FILE flags.",
+	show_options,
+};
+
+struct show_args {
+	const char *instance;
+	const char *cpu;
+	bool pipe, snapshot, show_name;
+	int files[NR_SHOW_FILES];
+	int nr_files;
+};
+
+static int dump_file(const char *path)
+{
+	char buf[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		fprintf(stderr, "ktrace show: cannot read %s: %s\n", path, tfs_cause(-errno));
+		return -1;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || fwrite(buf, 1, (size_t)n, stdout) != (size_t)n) {
+			fprintf(stderr, "ktrace show: reading %s: %s\n", path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		/* trace_pipe waits for data: let the reader see what came so far. */
+		fflush(stdout);
+	}
+	close(fd);
+	return 0;
+}
+
+static int show_one(const struct show_args *a, const char *file)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret = tfs_path(&path, a->instance, file);
+
+	if (!ret && a->show_name)
+		printf("%s\n", path.buf);
+	if (!ret)
+		ret = dump_file(path.buf);
+	strbuf_release(&path);
+	return ret;
+}
+
+static int parse_args(struct show_args *a, int argc, char **argv)
+{
+	struct kt_getopt g;
+	int id, ret = kt_getopt_init(&g, &show_help, argc, argv);
+
+	while (!ret && (id = kt_getopt_next(&g)) != -1) {
+		if (id == 'h') {
+			kt_usage(stdout, &show_help);
+			ret = PLAN_HELP_SHOWN;
+		} else if (id == 'p' || id == 's' || id == 'f') {
+			*(id == 'p' ? &a->pipe : id == 's' ? &a->snapshot : &a->show_name) = true;
+		} else if (id == 'c' || id == 'B') {
+			*(id == 'c' ? &a->cpu : &a->instance) = g.arg;
+		} else if (id >= OPT_FIRST_FILE && id < OPT_FIRST_FILE + (int)NR_SHOW_FILES) {
+			a->files[a->nr_files++ % NR_SHOW_FILES] = id - OPT_FIRST_FILE;
+		} else {
+			ret = -EINVAL;
+		}
+	}
+	kt_getopt_release(&g);
+	if (!ret && a->pipe && a->snapshot) {
+		fprintf(stderr, "ktrace show: -p and -s cannot be combined\n");
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
+static int show_trace(const struct show_args *a)
+{
+	const char *base = a->pipe ? "trace_pipe" : a->snapshot ? "snapshot" : "trace";
+	struct strbuf file = STRBUF_INIT;
+	char *end;
+	long cpu;
+	int ret;
+
+	if (a->cpu) {
+		cpu = strtol(a->cpu, &end, 0);
+		if (end == a->cpu || *end || cpu < 0) {
+			fprintf(stderr, "ktrace show: -c '%s' is not a CPU number\n", a->cpu);
+			return -EINVAL;
+		}
+		strbuf_addf(&file, "per_cpu/cpu%ld/%s", cpu, base);
+	} else {
+		strbuf_addstr(&file, base);
+	}
+	ret = show_one(a, file.buf);
+	strbuf_release(&file);
+	return ret;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	struct show_args a = { 0 };
+	int i, ret = parse_args(&a, argc, argv);
+
+	if (ret)
+		return ret == PLAN_HELP_SHOWN ? 0 : 1;
+	if (a.instance && !tracefs_instance_exists(a.instance)) {
+		fprintf(stderr, "ktrace show: -B '%s': no such instance\n", a.instance);
+		return 1;
+	}
+	for (i = 0; i < a.nr_files && i < (int)NR_SHOW_FILES; i++)
+		if (show_one(&a, show_files[a.files[i]]))
+			ret = -1;
+	if (!a.nr_files)
+		ret = show_trace(&a);
+	return ret ? 1 : 0;
+}

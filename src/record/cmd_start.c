@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ktrace start: apply a record-style plan and leave tracing on, without recording (the
+ * settings stay: 'ktrace stop', 'ktrace extract' and 'ktrace reset' follow).
+ * ktrace stop: tracing_on=0 in the chosen instances; the buffers keep their data.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tracefs.h>
+
+#include "ktrace/command.h"
+#include "ktrace/options.h"
+#include "plan_internal.h"
+
+int cmd_start(int argc, char **argv)
+{
+	struct tracefs_undo *undo = NULL;
+	struct plan plan;
+	int ret;
+
+	ret = plan_parse("start", argc, argv, &plan);
+	if (!ret)
+		ret = plan_apply(&plan, &undo);
+	if (!ret) {
+		ret = plan_tracing_on(&plan, undo, true);
+		if (ret)
+			tracefs_undo_restore(undo);
+		else
+			tracefs_undo_keep(undo);
+	}
+	tracefs_undo_free(undo);
+	plan_release(&plan);
+	if (ret == PLAN_HELP_SHOWN)
+		return 0;
+	return ret ? 1 : 0;
+}
+
+static const struct kt_option stop_options[] = {
+	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "stop INSTANCE (repeatable)" },
+	{ 'a', NULL, KT_ARG_NONE, NULL, "stop every instance (not the top one unless -t)" },
+	{ 't', NULL, KT_ARG_NONE, NULL, "stop the top instance too (with -B or -a)" },
+	{ 0 },
+};
+
+static const struct kt_command_help stop_help = {
+	"stop", "[-B INSTANCE]... [-a] [-t]",
+	"Stop tracing (tracing_on=0); the buffers keep their data for 'ktrace extract' or "
+	"'ktrace show'.",
+	stop_options,
+};
+
+static int stop_instance(const char *name)
+{
+	int ret;
+
+	if (name && !tracefs_instance_exists(name)) {
+		fprintf(stderr, "ktrace stop: -B '%s': no such instance\n", name);
+		return -ENOENT;
+	}
+	ret = tfs_inst_write(name, "tracing_on", "0");
+	if (ret)
+		fprintf(stderr, "ktrace stop: cannot write tracing_on of %s: %s\n",
+			name ? name : "the top instance", tfs_cause(ret));
+	return ret;
+}
+
+static int stop_all_instances(void)
+{
+	char **list = tracefs_instances(NULL);
+	int i, ret = 0;
+
+	for (i = 0; list && list[i]; i++)
+		if (stop_instance(list[i]))
+			ret = -1;
+	tracefs_list_free(list);
+	return ret;
+}
+
+int cmd_stop(int argc, char **argv)
+{
+	bool all = false, top = false;
+	char **names = NULL;
+	struct kt_getopt g;
+	int id, i, ret = kt_getopt_init(&g, &stop_help, argc, argv);
+
+	while (!ret && (id = kt_getopt_next(&g)) != -1) {
+		if (id == 'h') {
+			kt_usage(stdout, &stop_help);
+			ret = PLAN_HELP_SHOWN;
+		} else if (id == 'B') {
+			ret = plan_strv_push(&names, g.arg);
+		} else if (id == 'a' || id == 't') {
+			*(id == 'a' ? &all : &top) = true;
+		} else {
+			ret = -EINVAL;
+		}
+	}
+	kt_getopt_release(&g);
+	if (!ret && (top || (!all && !names)))
+		ret = stop_instance(NULL);
+	for (i = 0; names && names[i] && ret >= 0 && ret != PLAN_HELP_SHOWN; i++)
+		ret = stop_instance(names[i]);
+	if (!ret && all)
+		ret = stop_all_instances();
+	plan_strv_free(names);
+	return ret == PLAN_HELP_SHOWN ? 0 : ret ? 1 : 0;
+}

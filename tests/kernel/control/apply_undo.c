@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Test helper: parse record options into a plan, apply it, run a shell command while it is
+ * applied (e.g. a tracefs snapshot), then undo. Exit status: 0 when apply and undo both
+ * worked, 1 when apply failed (nothing should have changed), 2 when undo failed.
+ *   apply_undo 'SHELL COMMAND' [RECORD OPTIONS]
+ *   apply_undo --kill [RECORD OPTIONS]: apply, turn tracing on, then SIGKILL itself
+ *   (leaving only the journal, for `ktrace reset --restore`).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ktrace/command.h"
+#include "ktrace/plan.h"
+
+int main(int argc, char **argv)
+{
+	struct tracefs_undo *undo = NULL;
+	struct plan plan;
+	const char *shell;
+	int ret;
+
+	if (argc < 2 || kt_tracefs_ensure_mounted())
+		return 3;
+	shell = argv[1];
+	argv[1] = argv[0];
+	if (plan_parse("record", argc - 1, argv + 1, &plan))
+		return 3;
+	ret = plan_apply(&plan, &undo);
+	if (!ret)
+		ret = plan_tracing_on(&plan, undo, true);
+	if (ret) {
+		tracefs_undo_restore(undo);
+		return 1;
+	}
+	if (!strcmp(shell, "--kill"))
+		kill(getpid(), SIGKILL);
+	fflush(stdout);
+	if (system(shell) != 0)
+		fprintf(stderr, "apply_undo: '%s' failed\n", shell);
+	ret = tracefs_undo_restore(undo);
+	tracefs_undo_free(undo);
+	plan_release(&plan);
+	return ret ? 2 : 0;
+}
