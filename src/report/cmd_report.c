@@ -1,12 +1,260 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include <stdio.h>
+/*
+ * ktrace report: print a trace.dat file the way `trace-cmd report` 3.1.6 does, byte for byte.
+ * This file holds the flow: options -> file -> one-shot listings or
+ * stream -> filter -> printer -> stdout.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
 
 #include "ktrace/command.h"
+#include "ktrace/dat.h"
+#include "ktrace/report.h"
+
+/* trace-cmd exits with 255 when a filter does not parse; scripts may test for it. */
+#define EXIT_BAD_FILTER 255
+
+struct report_run {
+	const struct report_opts *o;
+	struct dat_file *df;
+	struct tep_plugin_list *plugins;
+	struct tep_handle *tep;
+	struct report_clock clock;
+	struct strbuf err;
+};
+
+static int fail(struct report_run *run, int ret)
+{
+	if (run->err.len)
+		fprintf(stderr, "ktrace report: %s\n", strbuf_str(&run->err));
+	else
+		fprintf(stderr, "ktrace report: %s: %s\n", run->o->input, strerror(-ret));
+	return 1;
+}
+
+static int load_kallsyms(struct report_run *run)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char chunk[65536];
+	ssize_t n;
+	int fd = open(run->o->kallsyms, O_RDONLY);
+
+	if (fd < 0) {
+		strbuf_addf(&run->err, "Can't read file %s", run->o->kallsyms);
+		return -errno;
+	}
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		strbuf_add(&sb, chunk, (size_t)n);
+	close(fd);
+	tep_parse_kallsyms(run->tep, strbuf_str(&sb));
+	strbuf_release(&sb);
+	return 0;
+}
+
+/* Listings that replace the events; 1 when one was printed. */
+static int print_listing(struct report_run *run)
+{
+	const struct report_opts *o = run->o;
+
+	if (o->show_endian) {
+		printf("file is %s endian and host is %s endian\n",
+		       dat_file_big_endian(run->df) ? "big" : "little",
+		       tep_is_bigendian() ? "big" : "little");
+	} else if (o->show_funcs) {
+		tep_print_funcs(run->tep);
+	} else if (o->show_printk) {
+		tep_print_printk(run->tep);
+	} else if (o->show_events) {
+		report_print_event_list(run->tep, stdout);
+	} else if (o->show_cpus) {
+		int ret = report_print_cpus(run->df, o, &run->clock, stdout, &run->err);
+
+		return ret < 0 ? ret : 1;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+static int instance_prefix_width(struct dat_file *df)
+{
+	int i, width = 0, n = dat_file_nr_buffers(df);
+
+	for (i = 1; i < n; i++) {
+		const char *name = dat_file_buffer(df, i)->name;
+		int len = name ? (int)strlen(name) : 0;
+
+		if (len > width)
+			width = len;
+	}
+	return width;
+}
+
+static int print_events(struct report_run *run, struct report_filter *filter)
+{
+	struct report_printer_conf conf = { .opts = run->o, .clock = run->clock };
+	struct report_printer *printer = NULL;
+	struct report_stream *rs = NULL;
+	struct report_event ev;
+	int ret;
+
+	ret = report_stream_open(run->df, &rs, &run->err);
+	if (ret)
+		return ret;
+	conf.stream = rs;
+	conf.prefix = dat_file_nr_buffers(run->df) > 1;
+	conf.prefix_width = instance_prefix_width(run->df);
+	ret = report_printer_new(run->df, &conf, &printer, &run->err);
+	while (!ret && (ret = report_stream_next(rs, &ev, &run->err)) > 0)
+		ret = report_filter_keep(filter, &ev) ?
+		      report_print_event(printer, &ev, stdout) : 0;
+	if (!ret)
+		report_printer_finish(printer, stdout);
+	report_printer_free(printer);
+	report_stream_close(rs);
+	return ret;
+}
+
+static void print_latency_text(struct dat_file *df)
+{
+	uint64_t size = 0;
+	const char *text = dat_file_latency_text(df, &size);
+
+	if (text)
+		fwrite(text, 1, size, stdout);
+	putchar('\n');
+}
+
+static int print_file(struct report_run *run)
+{
+	const struct report_opts *o = run->o;
+	const struct dat_buffer *top;
+	struct report_filter *filter = NULL;
+	int ret;
+
+	ret = report_filter_new(run->tep, o, &filter, &run->err);
+	if (ret)
+		return ret;
+	if (o->filter_test && report_filter_has_event_filters(filter))
+		goto out;
+	top = dat_file_nr_buffers(run->df) ? dat_file_buffer(run->df, 0) : NULL;
+	printf("cpus=%d\n", dat_file_nr_cpus(run->df));
+	if (top && top->latency) {
+		print_latency_text(run->df);
+	} else if (o->version) {
+		report_print_version(run->df, stdout);
+	} else if (o->uname) {
+		/* trace-cmd falls through from the uname to the version */
+		report_print_uname(run->df, stdout);
+		report_print_version(run->df, stdout);
+	} else if (o->stat) {
+		report_print_stat(run->df, stdout);
+	} else {
+		ret = print_events(run, filter);
+	}
+out:
+	report_filter_free(filter);
+	return ret;
+}
+
+/* Plugins must be in place before the formats are parsed: some add print helpers. */
+static int prepare_tep(struct tep_handle *tep, void *arg)
+{
+	struct report_run *run = arg;
+
+	if (run->o->no_plugins)
+		tep_set_flag(tep, TEP_DISABLE_PLUGINS);
+	if (run->o->no_sys_plugins)
+		tep_set_flag(tep, TEP_DISABLE_SYS_PLUGINS);
+	run->plugins = tep_load_plugins(tep);
+	return 0;
+}
+
+static int open_file(struct report_run *run)
+{
+	const struct report_opts *o = run->o;
+	struct dat_open_opts opts = {
+		.ignore_date = o->nodate,
+		.raw_ts = o->raw_ts,
+		.ts_offset = o->ts_offset,
+		.ts2secs_hz = o->ts2secs,
+		.prepare_tep = prepare_tep,
+		.prepare_arg = run,
+	};
+
+	return dat_file_open_opts(o->input, &opts, &run->df, &run->err);
+}
+
+static int run_report(struct report_run *run)
+{
+	const struct report_opts *o = run->o;
+	int ret;
+
+	ret = open_file(run);
+	if (ret)
+		return ret;
+	if (o->show_page_size) {
+		printf("file page size is %u, and host page size is %d\n",
+		       dat_file_page_size(run->df), getpagesize());
+		return 0;
+	}
+	run->tep = dat_file_tep(run->df);
+	if (o->nsec)
+		tep_set_flag(run->tep, TEP_NSEC_OUTPUT);
+	if (o->filter_test)
+		tep_set_test_filters(run->tep, 1);
+	if (o->kallsyms) {
+		ret = load_kallsyms(run);
+		if (ret)
+			return ret;
+	}
+	report_clock_init(&run->clock, run->df, o);
+	ret = print_listing(run);
+	if (ret == 0)
+		ret = print_file(run);
+	else if (ret > 0)
+		ret = 0;
+	return ret;
+}
 
 int cmd_report(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "ktrace report: not implemented yet\n");
-	return 1;
+	struct report_opts o;
+	struct report_run run = { .o = &o, .err = STRBUF_INIT };
+	int ret, status = 0;
+
+	/* a report is mostly output: write it in large blocks */
+	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+	ret = report_opts_parse(&o, argc, argv);
+	if (ret) {
+		report_opts_release(&o);
+		return ret > 0 ? 0 : 1;
+	}
+	if (o.check_events) {
+		/* every format that did not parse was already refused by the reader */
+		ret = open_file(&run);
+		status = (ret || dat_file_parse_failures(run.df)) ? EINVAL : 0;
+	} else {
+		ret = run_report(&run);
+		if (ret == -EINVAL && strstr(strbuf_str(&run.err), "event filter"))
+			status = EXIT_BAD_FILTER;
+		else if (ret)
+			status = 1;
+		if (status)
+			fail(&run, ret);
+	}
+	fflush(stdout);
+	if (run.df) {
+		if (run.plugins)
+			tep_unload_plugins(run.plugins, dat_file_tep(run.df));
+		dat_file_close(run.df);
+	}
+	strbuf_release(&run.err);
+	report_opts_release(&o);
+	return status;
 }

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTRACE_REPORT_H
+#define KTRACE_REPORT_H
+
+/*
+ * `ktrace report`: the pieces between the merged record stream and stdout. The output must be
+ * byte-identical to `trace-cmd report` 3.1.6, so each piece documents which trace-cmd behaviour
+ * it reproduces.
+ *
+ *   cmd_report.c      options -> struct report_opts, then the flow
+ *   report_stream.c   records of every buffer in trace-cmd's order, with a look-ahead per buffer
+ *   report_filter.c   -F/-v/--pid/--comm/--cpu/-I/-S
+ *   report_print.c    one event line (or the "CPU:N [N EVENTS DROPPED]" line before it)
+ *   report_fgraph.c   the function_graph handlers (trace-cmd has its own, not a plugin)
+ *   report_time.c     timestamp text
+ *   report_info.c     --stat, --uname, --version, --cpus, -E, -f, -P, -e, -p
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ktrace/strbuf.h"
+
+struct dat_file;
+struct tep_handle;
+struct tep_record;
+struct trace_seq;
+
+/* ------------------------------------------------------------------ options */
+
+struct report_filter_arg {
+	const char *expr;
+	bool neg;		/* given after -v: drop what matches */
+};
+
+struct report_opts {
+	const char *input;
+	bool latency;		/* -l */
+	bool nsec;		/* -t */
+	bool raw;		/* -R */
+	bool no_irqs;		/* -I */
+	bool no_softirqs;	/* -S */
+	bool no_plugins;	/* -N */
+	bool no_sys_plugins;	/* -L */
+	bool nodate;
+	bool raw_ts;
+	bool ts_diff;
+	bool wakeup;		/* -w */
+	bool quiet;		/* -q */
+	bool filter_test;	/* -T: check the filters and exit */
+	bool check_events;
+	/* instead of the events: --version beats --uname beats --stat, as in trace-cmd */
+	bool stat, uname, version;
+	/* one-shot listings that replace the event output */
+	bool show_cpus, show_first, show_last;
+	bool show_events, show_funcs, show_printk, show_endian, show_page_size;
+	const char *print_event;	/* --event NAME: its format */
+	bool print_all_events;		/* --events */
+	const char *kallsyms;
+	long long ts_offset;
+	bool ts_offset_set;
+	unsigned long long ts2secs;	/* --ts2secs HZ, 0 when not given */
+
+	struct report_filter_arg *filters;
+	int nr_filters;
+	char **pids;
+	int nr_pids;
+	char **comms;
+	int nr_comms;
+	/* --cpu LIST: cpu_set[i] for i < nr_cpu_set; NULL when every CPU is wanted */
+	bool *cpu_set;
+	int nr_cpu_set;
+	/* -r / -n: event name regexes printed raw / without their handler */
+	char **raw_events;
+	int nr_raw_events;
+	char **nohandler_events;
+	int nr_nohandler_events;
+};
+
+/* Fills `o` from argv; 0, 1 after -h (usage printed), or -EINVAL (message printed). */
+int report_opts_parse(struct report_opts *o, int argc, char **argv);
+void report_opts_release(struct report_opts *o);
+/* Parses "0-2,5" into o->cpu_set; -EINVAL with a message in err. */
+int report_parse_cpulist(struct report_opts *o, const char *list, struct strbuf *err);
+
+/* ------------------------------------------------------------------ time */
+
+/*
+ * How trace-cmd prints a timestamp: microseconds rounded to 6 decimals (default), nanoseconds
+ * with 9 decimals (-t), or the raw count for clocks that are not in nanoseconds (counter,
+ * x86-tsc) and for --raw-ts.
+ */
+enum report_time_unit {
+	REPORT_TIME_USECS,
+	REPORT_TIME_NSECS,
+	REPORT_TIME_RAW,
+};
+
+/*
+ * Writes the timestamp as the event line shows it (" %5llu.%06llu:" and so on; `colon` adds
+ * the leading blank and the trailing ':' of the event line) into buf, NUL-terminated.
+ * Returns the length. buf must hold 48 bytes.
+ */
+int report_time_format(char *buf, unsigned long long ts, enum report_time_unit unit, bool colon);
+
+/* The unit of the file's timestamps and how to convert them (the reader's dat_file_ts()). */
+struct report_clock {
+	enum report_time_unit unit;
+	bool use_trace_clock;		/* the file names its clock (for --ts-diff) */
+	const struct dat_file *df;	/* NULL: timestamps print as recorded */
+};
+
+unsigned long long report_clock_ts(const struct report_clock *c, unsigned long long raw);
+void report_clock_init(struct report_clock *c, const struct dat_file *df,
+		       const struct report_opts *o);
+
+/* ------------------------------------------------------------------ stream */
+
+struct report_stream;
+
+struct report_event {
+	struct tep_record *record;	/* valid until the next report_stream_next() */
+	int buffer;			/* dat_file_buffer() index */
+	int cpu_slot;			/* trace-cmd's CPU index across buffers (for --cpu) */
+};
+
+int report_stream_open(struct dat_file *df, struct report_stream **out, struct strbuf *err);
+/* 1 with *ev set, 0 at the end, negative errno (message in err). */
+int report_stream_next(struct report_stream *rs, struct report_event *ev, struct strbuf *err);
+/*
+ * The next record of the current event's buffer (all of its CPUs, in merge order), without
+ * consuming it; NULL at the end or on error (reported by the next report_stream_next()).
+ * Call report_stream_pin() first: peeking may reuse the current record's memory otherwise.
+ */
+struct tep_record *report_stream_peek(struct report_stream *rs);
+/* Drops the record report_stream_peek() returned, as if it had been printed. */
+void report_stream_consume_peeked(struct report_stream *rs);
+/* Copies the current record so that it survives a peek; returns the copy. */
+struct tep_record *report_stream_pin(struct report_stream *rs);
+void report_stream_close(struct report_stream *rs);
+
+/* ------------------------------------------------------------------ filters */
+
+struct report_filter;
+
+/*
+ * Builds the filters of the command line. -F/--pid/--comm apply to the top buffer only, as in
+ * trace-cmd 3.1.6 (instance buffers get an empty filter list there). -EINVAL when a filter does
+ * not parse ("Failed to create event filter" in err).
+ */
+int report_filter_new(struct tep_handle *tep, const struct report_opts *o,
+		      struct report_filter **out, struct strbuf *err);
+bool report_filter_keep(struct report_filter *f, const struct report_event *ev);
+bool report_filter_has_event_filters(const struct report_filter *f);
+void report_filter_free(struct report_filter *f);
+
+/* ------------------------------------------------------------------ fgraph */
+
+/* How the function_graph handlers read ahead: the report stream, or a test double. */
+struct report_lookahead {
+	struct tep_record *(*peek)(void *priv);
+	void (*consume)(void *priv);
+	void *priv;
+};
+
+struct report_fgraph;
+
+/*
+ * Registers trace-cmd's function_graph output on `tep` (funcgraph_entry folded with its
+ * matching funcgraph_exit into "func();", otherwise "func() {" ... "}") and its options
+ * fgraph:tailprint and fgraph:depth (set with -O before or after this call).
+ */
+int report_fgraph_register(struct tep_handle *tep, const struct report_lookahead *la,
+			   struct report_fgraph **out);
+void report_fgraph_unregister(struct report_fgraph *fg);
+/* The ftrace event type whose records need report_stream_pin() before printing, or -1. */
+int report_fgraph_entry_id(const struct report_fgraph *fg);
+/* "  "/"+ "/"! "/"# "/"$ " then "%lu.%03lu us " padded, then "|  ", as trace-cmd. */
+void report_fgraph_put_duration(struct trace_seq *s, unsigned long long duration);
+
+/* ------------------------------------------------------------------ printer */
+
+struct report_printer;
+
+struct report_printer_conf {
+	const struct report_opts *opts;
+	struct report_clock clock;
+	struct report_stream *stream;	/* for the function_graph look-ahead */
+	bool prefix;			/* the file has instances: prefix every line */
+	int prefix_width;		/* width of the instance-name column */
+};
+
+int report_printer_new(struct dat_file *df, const struct report_printer_conf *conf,
+		       struct report_printer **out, struct strbuf *err);
+/* Prints one event (and the dropped-events line before it) to `out`. */
+int report_print_event(struct report_printer *p, const struct report_event *ev, FILE *out);
+/* After the last event: the -w summary. */
+void report_printer_finish(struct report_printer *p, FILE *out);
+void report_printer_free(struct report_printer *p);
+
+/* ------------------------------------------------------------------ info */
+
+/* --stat: the "cpus=N" line is printed by the caller. */
+void report_print_stat(struct dat_file *df, FILE *out);
+void report_print_uname(struct dat_file *df, FILE *out);
+void report_print_version(struct dat_file *df, FILE *out);
+/* --cpus, --first-event, --last-event */
+int report_print_cpus(struct dat_file *df, const struct report_opts *o,
+		      const struct report_clock *clock, FILE *out, struct strbuf *err);
+/* -E: every event as system:name, sorted by system then name */
+void report_print_event_list(struct tep_handle *tep, FILE *out);
+
+#endif

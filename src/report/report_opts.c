@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `ktrace report` options: the flags of trace-cmd 3.1.6 report, with the same meaning, parsed
+ * into struct report_opts. -O goes straight to libtraceevent's plugin option list, as
+ * trace-cmd does, so that plugins loaded later pick it up.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "ktrace/options.h"
+#include "ktrace/report.h"
+
+enum {
+	OPT_CPU = 256, OPT_CPUS, OPT_EVENTS, OPT_EVENT, OPT_FIRST, OPT_LAST, OPT_KALLSYMS,
+	OPT_PID, OPT_COMM, OPT_CHECK_EVENTS, OPT_NODATE, OPT_STAT, OPT_BOUNDARY, OPT_DEBUG,
+	OPT_PROFILE, OPT_UNAME, OPT_VERSION, OPT_BYCOMM, OPT_TSOFFSET, OPT_TS2SECS, OPT_TSDIFF,
+	OPT_TSCHECK, OPT_RAW_TS, OPT_ALIGN_TS, OPT_VERBOSE,
+};
+
+static const struct kt_option report_options[] = {
+	{ 'i', "input", KT_ARG_REQUIRED, "FILE", "read FILE (default trace.dat; also a bare FILE)" },
+	{ 'l', NULL, KT_ARG_NONE, NULL, "latency format: irqs-off, need-resched, irq, preempt" },
+	{ 't', NULL, KT_ARG_NONE, NULL, "full-resolution (nanosecond) timestamps" },
+	{ 'R', NULL, KT_ARG_NONE, NULL, "print the raw fields of every event" },
+	{ 'r', NULL, KT_ARG_REQUIRED, "EVENT", "print EVENT (regex) raw; repeatable" },
+	{ 'n', NULL, KT_ARG_REQUIRED, "EVENT", "print EVENT (regex) without its plugin handler" },
+	{ 'F', NULL, KT_ARG_REQUIRED, "FILTER", "event filter 'ev1,ev2' or 'ev: expr'; repeatable" },
+	{ 'v', NULL, KT_ARG_NONE, NULL, "the following -F filters drop what they match" },
+	{ 'T', "filter-test", KT_ARG_NONE, NULL, "check the filters and exit" },
+	{ 'I', NULL, KT_ARG_NONE, NULL, "hide events in hard interrupt context" },
+	{ 'S', NULL, KT_ARG_NONE, NULL, "hide events in soft interrupt context" },
+	{ OPT_CPU, "cpu", KT_ARG_REQUIRED, "LIST", "only these CPUs, e.g. 0,2-3" },
+	{ OPT_PID, "pid", KT_ARG_REQUIRED, "PID", "only events of PID (comma list)" },
+	{ OPT_COMM, "comm", KT_ARG_REQUIRED, "COMM", "only events of tasks named COMM" },
+	{ 'N', NULL, KT_ARG_NONE, NULL, "load no plugins" },
+	{ 'L', NULL, KT_ARG_NONE, NULL, "load no system-wide plugins" },
+	{ 'O', NULL, KT_ARG_REQUIRED, "PLUGIN:OPT[=VAL]", "plugin option, e.g. fgraph:depth, parent" },
+	{ OPT_STAT, "stat", KT_ARG_NONE, NULL, "print the kernel buffer statistics" },
+	{ OPT_UNAME, "uname", KT_ARG_NONE, NULL, "print the uname of the recording system" },
+	{ OPT_VERSION, "version", KT_ARG_NONE, NULL, "print the version of the recording kernel" },
+	{ OPT_CPUS, "cpus", KT_ARG_NONE, NULL, "list the CPUs that have data" },
+	{ OPT_FIRST, "first-event", KT_ARG_NONE, NULL, "with --cpus: first event time per CPU" },
+	{ OPT_LAST, "last-event", KT_ARG_NONE, NULL, "with --cpus: last event time per CPU" },
+	{ 'e', NULL, KT_ARG_NONE, NULL, "print the file's and the host's endianness" },
+	{ 'p', NULL, KT_ARG_NONE, NULL, "print the file's and the host's page size" },
+	{ 'E', NULL, KT_ARG_NONE, NULL, "list the event formats the file holds" },
+	{ 'f', NULL, KT_ARG_NONE, NULL, "list the functions the file knows" },
+	{ 'P', NULL, KT_ARG_NONE, NULL, "list the trace_printk formats" },
+	{ OPT_KALLSYMS, "kallsyms", KT_ARG_REQUIRED, "FILE", "take function names from FILE" },
+	{ OPT_NODATE, "nodate", KT_ARG_NONE, NULL, "ignore the --date offset of the recording" },
+	{ OPT_RAW_TS, "raw-ts", KT_ARG_NONE, NULL, "print raw timestamps, no offsets" },
+	{ OPT_TSOFFSET, "ts-offset", KT_ARG_REQUIRED, "NSEC", "add NSEC to every timestamp" },
+	{ OPT_TS2SECS, "ts2secs", KT_ARG_REQUIRED, "HZ", "timestamps count at HZ" },
+	{ OPT_TSDIFF, "ts-diff", KT_ARG_NONE, NULL, "show the time since the previous event" },
+	{ 'w', NULL, KT_ARG_NONE, NULL, "wakeup latencies (sched_wakeup -> sched_switch)" },
+	{ 'q', NULL, KT_ARG_NONE, NULL, "quiet: no warnings" },
+	{ OPT_CHECK_EVENTS, "check-events", KT_ARG_NONE, NULL, "exit 0 when every format parses" },
+	{ OPT_TSCHECK, "ts-check", KT_ARG_NONE, NULL, "accepted for compatibility; no effect" },
+	{ OPT_ALIGN_TS, "align-ts", KT_ARG_NONE, NULL, "accepted for compatibility; no effect" },
+	{ OPT_BOUNDARY, "boundary", KT_ARG_NONE, NULL, "accepted for compatibility; no effect" },
+	{ OPT_DEBUG, "debug", KT_ARG_NONE, NULL, "accepted for compatibility; no effect" },
+	{ OPT_VERBOSE, "verbose", KT_ARG_OPTIONAL, "LEVEL", "accepted for compatibility" },
+	{ 'V', NULL, KT_ARG_OPTIONAL, "LEVEL", "accepted for compatibility" },
+	{ 'G', NULL, KT_ARG_NONE, NULL, "accepted for compatibility; no effect" },
+	{ OPT_EVENTS, "events", KT_ARG_NONE, NULL, "not supported (trace-cmd prints formats)" },
+	{ OPT_EVENT, "event", KT_ARG_REQUIRED, "NAME", "not supported (trace-cmd prints a format)" },
+	{ OPT_PROFILE, "profile", KT_ARG_NONE, NULL, "not supported" },
+	{ OPT_BYCOMM, "by-comm", KT_ARG_NONE, NULL, "not supported (a --profile option)" },
+	{ 'H', NULL, KT_ARG_REQUIRED, "HOOK", "not supported (a --profile option)" },
+	{ 0 }
+};
+
+static const struct kt_command_help report_help = {
+	.name = "report",
+	.usage = "[OPTIONS] [-i FILE | FILE]",
+	.summary = "Print the events of a trace.dat file, as trace-cmd report does.",
+	.options = report_options,
+};
+
+static int push_str(char ***list, int *nr, const char *s)
+{
+	char **grown = realloc(*list, (*nr + 1) * sizeof(**list));
+
+	if (!grown)
+		return -ENOMEM;
+	*list = grown;
+	grown[*nr] = strdup(s);
+	if (!grown[*nr])
+		return -ENOMEM;
+	(*nr)++;
+	return 0;
+}
+
+static int push_filter(struct report_opts *o, const char *expr, bool neg)
+{
+	struct report_filter_arg *grown = realloc(o->filters, (o->nr_filters + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	o->filters = grown;
+	grown[o->nr_filters].expr = expr;
+	grown[o->nr_filters].neg = neg;
+	o->nr_filters++;
+	return 0;
+}
+
+static int push_split(char ***list, int *nr, const char *arg)
+{
+	char *copy = strdup(arg), *save = NULL, *tok;
+	int ret = copy ? 0 : -ENOMEM;
+
+	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && !ret;
+	     tok = strtok_r(NULL, ",", &save))
+		ret = push_str(list, nr, tok);
+	free(copy);
+	return ret;
+}
+
+static int set_cpu(struct report_opts *o, unsigned long cpu)
+{
+	if (cpu >= (unsigned long)o->nr_cpu_set) {
+		bool *grown = realloc(o->cpu_set, (cpu + 1) * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		memset(grown + o->nr_cpu_set, 0, (cpu + 1 - o->nr_cpu_set) * sizeof(*grown));
+		o->cpu_set = grown;
+		o->nr_cpu_set = (int)cpu + 1;
+	}
+	o->cpu_set[cpu] = true;
+	return 0;
+}
+
+static const char *cpulist_number(const char *p, const char *list, unsigned long *v,
+				  struct strbuf *err)
+{
+	char *end;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!isdigit((unsigned char)*p)) {
+		strbuf_addf(err, "invalid character '%c' in cpu string '%s'", *p, list);
+		return NULL;
+	}
+	*v = strtoul(p, &end, 10);
+	if (*v > 65535) {
+		strbuf_addf(err, "cpu number too large in cpu string '%s'", list);
+		return NULL;
+	}
+	return end;
+}
+
+int report_parse_cpulist(struct report_opts *o, const char *list, struct strbuf *err)
+{
+	const char *p = list;
+	unsigned long a, b;
+
+	do {
+		p = cpulist_number(p, list, &a, err);
+		if (!p)
+			return -EINVAL;
+		b = a;
+		if (*p == '-') {
+			p = cpulist_number(p + 1, list, &b, err);
+			if (!p)
+				return -EINVAL;
+		}
+		if (a > b) {
+			strbuf_addstr(err, "range of cpu numbers must be lower to greater");
+			return -EINVAL;
+		}
+		for (; a <= b; a++)
+			if (set_cpu(o, a))
+				return -ENOMEM;
+		if (*p == ',' || *p == ':')
+			p++;
+	} while (*p);
+	return 0;
+}
+
+static int plugin_option(const char *arg)
+{
+	char *name = strdup(arg), *val;
+	int ret;
+
+	if (!name)
+		return -ENOMEM;
+	val = strchr(name, '=');
+	if (val)
+		*val++ = '\0';
+	ret = tep_plugin_add_option(name, val);
+	free(name);
+	return ret < 0 ? ret : 0;
+}
+
+static int unsupported(const char *what)
+{
+	fprintf(stderr, "ktrace report: %s is not supported\n", what);
+	return -EINVAL;
+}
+
+static int set_input(struct report_opts *o, const char *file)
+{
+	if (o->input) {
+		fprintf(stderr, "ktrace report: only one input file is supported ('%s' and '%s')\n",
+			o->input, file);
+		return -EINVAL;
+	}
+	o->input = file;
+	return 0;
+}
+
+static int set_ts_offset(struct report_opts *o, const char *arg)
+{
+	if (!o->input) {
+		fprintf(stderr, "ktrace report: --ts-offset must come after -i\n");
+		return -EINVAL;
+	}
+	o->ts_offset = atoll(arg);
+	o->ts_offset_set = true;
+	return 0;
+}
+
+static int cpu_option(struct report_opts *o, const char *arg)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = report_parse_cpulist(o, arg, &err);
+
+	if (ret)
+		fprintf(stderr, "ktrace report: --cpu: %s\n", strbuf_str(&err));
+	strbuf_release(&err);
+	return ret;
+}
+
+/* Options that only set a flag; false when `c` is not one of them. */
+static bool flag_option(struct report_opts *o, int c)
+{
+	switch (c) {
+	case 'l': o->latency = true; break;
+	case 't': o->nsec = true; break;
+	case 'R': o->raw = true; break;
+	case 'I': o->no_irqs = true; break;
+	case 'S': o->no_softirqs = true; break;
+	case 'N': o->no_plugins = true; break;
+	case 'L': o->no_sys_plugins = true; break;
+	case 'T': o->filter_test = true; break;
+	case 'e': o->show_endian = true; break;
+	case 'p': o->show_page_size = true; break;
+	case 'E': o->show_events = true; break;
+	case 'f': o->show_funcs = true; break;
+	case 'P': o->show_printk = true; break;
+	case 'w': o->wakeup = true; break;
+	case 'q': o->quiet = true; break;
+	case OPT_CPUS: o->show_cpus = true; break;
+	case OPT_FIRST: o->show_first = o->show_cpus = true; break;
+	case OPT_LAST: o->show_last = o->show_cpus = true; break;
+	case OPT_NODATE: o->nodate = true; break;
+	case OPT_RAW_TS: o->raw_ts = true; break;
+	case OPT_TSDIFF: o->ts_diff = true; break;
+	case OPT_CHECK_EVENTS: o->check_events = true; break;
+	case OPT_STAT: o->stat = true; break;
+	case OPT_UNAME: o->uname = true; break;
+	case OPT_VERSION: o->version = true; break;
+	case OPT_TSCHECK: case OPT_ALIGN_TS: case OPT_BOUNDARY: case OPT_DEBUG:
+	case OPT_VERBOSE: case 'V': case 'G':
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+static int one_option(struct report_opts *o, int c, const char *arg, bool *neg)
+{
+	if (flag_option(o, c))
+		return 0;
+	switch (c) {
+	case 'i': return set_input(o, arg);
+	case 'F': return push_filter(o, arg, *neg);
+	case 'v':
+		if (*neg) {
+			fprintf(stderr, "ktrace report: Only 1 -v can be used\n");
+			return -EINVAL;
+		}
+		*neg = true;
+		return 0;
+	case 'r': return push_str(&o->raw_events, &o->nr_raw_events, arg);
+	case 'n': return push_str(&o->nohandler_events, &o->nr_nohandler_events, arg);
+	case 'O': return plugin_option(arg);
+	case OPT_CPU: return cpu_option(o, arg);
+	case OPT_PID: return push_split(&o->pids, &o->nr_pids, arg);
+	case OPT_COMM: return push_split(&o->comms, &o->nr_comms, arg);
+	case OPT_KALLSYMS: o->kallsyms = arg; return 0;
+	case OPT_TSOFFSET: return set_ts_offset(o, arg);
+	case OPT_TS2SECS: o->ts2secs = strtoull(arg, NULL, 0); return 0;
+	case OPT_EVENTS: return unsupported("--events");
+	case OPT_EVENT: return unsupported("--event");
+	case OPT_PROFILE: return unsupported("--profile");
+	case OPT_BYCOMM: return unsupported("--by-comm");
+	case 'H': return unsupported("-H");
+	default: return -EINVAL;
+	}
+}
+
+int report_opts_parse(struct report_opts *o, int argc, char **argv)
+{
+	struct kt_getopt g;
+	bool neg = false;
+	int c, ret = 0, idx;
+
+	memset(o, 0, sizeof(*o));
+	if (kt_getopt_init(&g, &report_help, argc, argv))
+		return -ENOMEM;
+	while (!ret && (c = kt_getopt_next(&g)) != -1) {
+		if (c == 'h') {
+			kt_usage(stdout, &report_help);
+			ret = 1;
+		} else if (c == '?') {
+			ret = -EINVAL;
+		} else {
+			ret = one_option(o, c, g.arg, &neg);
+		}
+	}
+	idx = kt_getopt_index(&g);
+	kt_getopt_release(&g);
+	if (!ret && idx < argc)
+		ret = set_input(o, argv[idx]);
+	if (!o->input)
+		o->input = "trace.dat";
+	return ret;
+}
+
+static void free_list(char **list, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		free(list[i]);
+	free(list);
+}
+
+void report_opts_release(struct report_opts *o)
+{
+	free(o->filters);
+	free_list(o->pids, o->nr_pids);
+	free_list(o->comms, o->nr_comms);
+	free_list(o->raw_events, o->nr_raw_events);
+	free_list(o->nohandler_events, o->nr_nohandler_events);
+	free(o->cpu_set);
+	memset(o, 0, sizeof(*o));
+}

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The records of every buffer of a file, in the order trace-cmd 3.1.6 prints them: the smallest
+ * timestamp first, ties going to the earlier buffer, then the lower CPU index (that part is the
+ * merge's). Each buffer has its own merge so that the function_graph printer can look at the
+ * next record *of the same buffer*, which is what trace-cmd's look-ahead sees.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "ktrace/dat.h"
+#include "ktrace/merge.h"
+#include "ktrace/report.h"
+
+struct buffer_cursor {
+	struct merge *merge;
+	struct merged_event head;
+	bool have;		/* head holds a record not handed out yet */
+	bool done;
+	int slot_base;		/* trace-cmd numbers the CPUs of all buffers in one row */
+	int *slot_of_cpu;	/* CPU number -> index in the buffer's CPU list */
+	int nr_slot_of_cpu;
+};
+
+struct report_stream {
+	struct dat_file *df;
+	int nr;
+	struct buffer_cursor *bufs;
+	int current;			/* buffer of the last event handed out, -1 before */
+	struct tep_record *current_rec;
+	struct tep_record pinned;
+	void *pin_data;
+	size_t pin_cap;
+	int error;			/* a failed look-ahead, reported by the next call */
+	struct strbuf error_msg;
+};
+
+static int cursor_map_cpus(struct buffer_cursor *c, const struct dat_buffer *b)
+{
+	int i, max = 0;
+
+	for (i = 0; i < b->nr_cpus; i++)
+		if (b->cpus[i].cpu > max)
+			max = b->cpus[i].cpu;
+	c->slot_of_cpu = calloc(max + 1, sizeof(*c->slot_of_cpu));
+	if (!c->slot_of_cpu)
+		return -ENOMEM;
+	c->nr_slot_of_cpu = max + 1;
+	for (i = 0; i < b->nr_cpus; i++)
+		if (b->cpus[i].cpu >= 0)
+			c->slot_of_cpu[b->cpus[i].cpu] = i;
+	return 0;
+}
+
+static int cursor_open(struct report_stream *rs, int index, bool *filter, struct strbuf *err)
+{
+	const struct dat_buffer *b = dat_file_buffer(rs->df, index);
+	struct buffer_cursor *c = &rs->bufs[index];
+	struct merge_options mo = {
+		.buffer_filter = filter,
+		.nr_buffer_filter = rs->nr,
+	};
+	int ret;
+
+	memset(filter, 0, rs->nr * sizeof(*filter));
+	filter[index] = true;
+	ret = cursor_map_cpus(c, b);
+	if (ret)
+		return ret;
+	if (b->latency) {
+		c->done = true;
+		return 0;
+	}
+	return merge_open(rs->df, &mo, &c->merge, err);
+}
+
+int report_stream_open(struct dat_file *df, struct report_stream **out, struct strbuf *err)
+{
+	struct report_stream *rs;
+	bool *filter = NULL;
+	int i, ret = -ENOMEM, base = 0;
+
+	rs = calloc(1, sizeof(*rs));
+	if (!rs)
+		return -ENOMEM;
+	rs->df = df;
+	rs->current = -1;
+	rs->nr = dat_file_nr_buffers(df);
+	rs->bufs = calloc(rs->nr ? rs->nr : 1, sizeof(*rs->bufs));
+	filter = calloc(rs->nr ? rs->nr : 1, sizeof(*filter));
+	if (!rs->bufs || !filter)
+		goto fail;
+	for (i = 0; i < rs->nr; i++) {
+		const struct dat_buffer *b = dat_file_buffer(df, i);
+
+		rs->bufs[i].slot_base = base;
+		base += b->nr_cpus > dat_file_nr_cpus(df) ? b->nr_cpus : dat_file_nr_cpus(df);
+		ret = cursor_open(rs, i, filter, err);
+		if (ret)
+			goto fail;
+	}
+	free(filter);
+	*out = rs;
+	return 0;
+fail:
+	free(filter);
+	report_stream_close(rs);
+	return ret;
+}
+
+/* Makes sure the cursor holds its next record; false at its end or on error. */
+static bool cursor_fill(struct report_stream *rs, struct buffer_cursor *c, struct strbuf *err)
+{
+	int ret;
+
+	if (c->have)
+		return true;
+	if (c->done)
+		return false;
+	ret = merge_next(c->merge, &c->head, err);
+	if (ret > 0) {
+		c->have = true;
+		return true;
+	}
+	c->done = true;
+	if (ret < 0 && !rs->error)
+		rs->error = ret;
+	return false;
+}
+
+static int cursor_slot(const struct buffer_cursor *c, int cpu)
+{
+	if (cpu >= 0 && cpu < c->nr_slot_of_cpu)
+		return c->slot_base + c->slot_of_cpu[cpu];
+	return c->slot_base + cpu;
+}
+
+int report_stream_next(struct report_stream *rs, struct report_event *ev, struct strbuf *err)
+{
+	struct buffer_cursor *best = NULL;
+	int i, best_index = -1;
+
+	if (rs->error) {
+		if (rs->error_msg.len)
+			strbuf_addstr(err, strbuf_str(&rs->error_msg));
+		return rs->error;
+	}
+	for (i = 0; i < rs->nr; i++) {
+		struct buffer_cursor *c = &rs->bufs[i];
+
+		if (!cursor_fill(rs, c, err))
+			continue;
+		if (!best || c->head.record->ts < best->head.record->ts) {
+			best = c;
+			best_index = i;
+		}
+	}
+	if (rs->error)
+		return rs->error;
+	if (!best)
+		return 0;
+	best->have = false;
+	rs->current = best_index;
+	rs->current_rec = best->head.record;
+	ev->record = best->head.record;
+	ev->buffer = best_index;
+	ev->cpu_slot = cursor_slot(best, best->head.record->cpu);
+	return 1;
+}
+
+struct tep_record *report_stream_peek(struct report_stream *rs)
+{
+	struct buffer_cursor *c;
+
+	if (rs->current < 0)
+		return NULL;
+	c = &rs->bufs[rs->current];
+	if (!cursor_fill(rs, c, &rs->error_msg))
+		return NULL;
+	return c->head.record;
+}
+
+void report_stream_consume_peeked(struct report_stream *rs)
+{
+	if (rs->current >= 0)
+		rs->bufs[rs->current].have = false;
+}
+
+struct tep_record *report_stream_pin(struct report_stream *rs)
+{
+	struct tep_record *r = rs->current_rec;
+	size_t need;
+
+	if (!r || r == &rs->pinned)
+		return r;
+	need = r->size > 0 ? (size_t)r->size : 0;
+	if (need > rs->pin_cap) {
+		void *p = realloc(rs->pin_data, need);
+
+		if (!p)
+			return NULL;
+		rs->pin_data = p;
+		rs->pin_cap = need;
+	}
+	rs->pinned = *r;
+	memcpy(rs->pin_data, r->data, need);
+	rs->pinned.data = rs->pin_data;
+	rs->current_rec = &rs->pinned;
+	return &rs->pinned;
+}
+
+void report_stream_close(struct report_stream *rs)
+{
+	int i;
+
+	if (!rs)
+		return;
+	for (i = 0; rs->bufs && i < rs->nr; i++) {
+		if (rs->bufs[i].merge)
+			merge_close(rs->bufs[i].merge);
+		free(rs->bufs[i].slot_of_cpu);
+	}
+	free(rs->bufs);
+	free(rs->pin_data);
+	strbuf_release(&rs->error_msg);
+	free(rs);
+}

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Timestamps as trace-cmd 3.1.6 prints them. The reader converts raw ring-buffer counts
+ * (dat_file_ts); this file only chooses the unit and writes the text. The digits are written by hand: snprintf() per event is a measurable part
+ * of a report over millions of events.
+ */
+#include "ktrace/dat.h"
+#include "ktrace/report.h"
+
+/* Writes v in decimal, right-aligned in `width` with `pad` ('0' or ' '); returns the length. */
+static int put_uint(char *buf, unsigned long long v, int width, char pad)
+{
+	char tmp[24];
+	int n = 0, len = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (width-- > n)
+		buf[len++] = pad;
+	while (n)
+		buf[len++] = tmp[--n];
+	return len;
+}
+
+int report_time_format(char *buf, unsigned long long ts, enum report_time_unit unit, bool colon)
+{
+	unsigned long long div = 1000000000ULL;
+	int frac = 9, len = 0;
+
+	if (unit == REPORT_TIME_RAW) {
+		len = put_uint(buf, ts, 12, ' ');
+		if (colon)
+			buf[len++] = ':';
+		buf[len] = '\0';
+		return len;
+	}
+	if (unit == REPORT_TIME_USECS) {
+		/* trace-cmd rounds to the nearest microsecond before splitting */
+		ts = (ts + 500) / 1000;
+		div = 1000000ULL;
+		frac = 6;
+	}
+	if (colon)
+		buf[len++] = ' ';
+	len += put_uint(buf + len, ts / div, 5, ' ');
+	buf[len++] = '.';
+	len += put_uint(buf + len, ts % div, frac, '0');
+	if (colon)
+		buf[len++] = ':';
+	buf[len] = '\0';
+	return len;
+}
+
+unsigned long long report_clock_ts(const struct report_clock *c, unsigned long long ts)
+{
+	return c->df ? dat_file_ts(c->df, ts) : ts;
+}
+
+void report_clock_init(struct report_clock *c, const struct dat_file *df,
+		       const struct report_opts *o)
+{
+	c->df = df;
+	c->use_trace_clock = dat_file_use_trace_clock(df);
+	if (!dat_file_in_usecs(df))
+		c->unit = REPORT_TIME_RAW;
+	else
+		c->unit = o->nsec ? REPORT_TIME_NSECS : REPORT_TIME_USECS;
+}
