@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Per-CPU data channels of a `record -N` session. The client streams raw ring-buffer pages
+ * over one TCP connection or UDP socket per CPU; they go to an unlinked temporary file in the
+ * output directory (nothing is left behind if the listener dies) until the file is assembled.
+ */
+#define _FILE_OFFSET_BITS 64
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "listen.h"
+
+static int open_tmp(int dir_fd, const void *tag)
+{
+	char name[96];
+	int fd;
+
+	fd = openat(dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
+		return fd >= 0 ? fd : -errno;
+	/* No O_TMPFILE here: a hidden name, unlinked at once. */
+	snprintf(name, sizeof(name), ".ktrace-listen.%d.%p.part", (int)getpid(), tag);
+	fd = openat(dir_fd, name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	unlinkat(dir_fd, name, 0);
+	return fd;
+}
+
+static int bind_like(int fd, int ctl_fd, unsigned int *port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (getsockname(ctl_fd, (struct sockaddr *)&ss, &len))
+		return -errno;
+	if (ss.ss_family == AF_INET)
+		((struct sockaddr_in *)&ss)->sin_port = 0;
+	else if (ss.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&ss)->sin6_port = 0;
+	else
+		return -EAFNOSUPPORT;
+	if (bind(fd, (struct sockaddr *)&ss, len))
+		return -errno;
+	len = sizeof(ss);
+	if (getsockname(fd, (struct sockaddr *)&ss, &len))
+		return -errno;
+	*port = ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port :
+			((struct sockaddr_in6 *)&ss)->sin6_port);
+	return 0;
+}
+
+int chan_open(struct chan *c, struct server_ctx *srv, int ctl_fd, int udp)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int fd, ret;
+
+	memset(c, 0, sizeof(*c));
+	c->lfd = c->fd = c->tmp = -1;
+	c->udp = udp;
+	if (getsockname(ctl_fd, (struct sockaddr *)&ss, &len))
+		return -errno;
+	fd = socket(ss.ss_family, (udp ? SOCK_DGRAM : SOCK_STREAM) | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		    0);
+	if (fd < 0)
+		return -errno;
+	ret = bind_like(fd, ctl_fd, &c->port);
+	if (!ret && !udp && listen(fd, 1))
+		ret = -errno;
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	if (udp)
+		c->fd = fd;
+	else
+		c->lfd = fd;
+	c->tmp = open_tmp(srv->dir_fd, c);
+	return c->tmp < 0 ? c->tmp : 0;
+}
+
+static int same_host(const struct sockaddr *a, const struct sockaddr_storage *b)
+{
+	if (a->sa_family != b->ss_family)
+		return 0;
+	if (a->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+		       &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr));
+}
+
+static int accept_data(struct chan *c, const struct sockaddr *peer, const char **why)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int fd = accept4(c->lfd, (struct sockaddr *)&ss, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+	if (fd < 0)
+		return errno == EAGAIN || errno == EINTR || errno == ECONNABORTED ? 0 : -errno;
+	if (!same_host(peer, &ss)) {
+		close(fd);
+		*why = "refused a data connection from another host";
+		return 0;
+	}
+	close(c->lfd);
+	c->lfd = -1;
+	c->fd = fd;
+	return 0;
+}
+
+static int store(struct chan *c, const char *buf, size_t n)
+{
+	ssize_t w;
+
+	while (n) {
+		w = pwrite(c->tmp, buf, n, (off_t)c->size);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w ? -errno : -EIO;
+		buf += w;
+		n -= (size_t)w;
+		c->size += (uint64_t)w;
+	}
+	return 0;
+}
+
+static int64_t recv_udp(struct chan *c, struct server_ctx *srv, const struct sockaddr *peer,
+			uint64_t room, const char **why)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	ssize_t n = recvfrom(c->fd, srv->scratch, srv->scratch_len, 0, (struct sockaddr *)&ss,
+			     &len);
+
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR || errno == ECONNREFUSED ? 0 : -errno;
+	if (!c->peer_set) {
+		if (!same_host(peer, &ss)) {
+			*why = "dropped a datagram from another host";
+			return 0;
+		}
+		/* From now on the kernel drops datagrams from anyone else. */
+		if (connect(c->fd, (struct sockaddr *)&ss, len))
+			return -errno;
+		c->peer_set = 1;
+	}
+	if ((uint64_t)n > room)
+		return -EFBIG;
+	return store(c, srv->scratch, (size_t)n) ?: n;
+}
+
+int64_t chan_event(struct chan *c, struct server_ctx *srv, const struct sockaddr *peer,
+		   uint64_t room, const char **why)
+{
+	ssize_t n;
+	int ret;
+
+	*why = NULL;
+	if (c->lfd >= 0)
+		return accept_data(c, peer, why);
+	if (c->fd < 0)
+		return 0;
+	if (c->udp)
+		return recv_udp(c, srv, peer, room, why);
+	n = read(c->fd, srv->scratch, srv->scratch_len);
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+	if (!n) {
+		close(c->fd);
+		c->fd = -1;
+		c->done = 1;
+		return 0;
+	}
+	if ((uint64_t)n > room)
+		return -EFBIG;
+	ret = store(c, srv->scratch, (size_t)n);
+	return ret ? ret : n;
+}
+
+int chan_settled(struct chan *c, const struct sockaddr *peer)
+{
+	const char *why = NULL;
+
+	if (c->done || c->udp)
+		return c->done;
+	if (c->lfd >= 0) {
+		/* A connection still in the backlog carries data: read it first. */
+		if (accept_data(c, peer, &why) < 0 || c->fd < 0)
+			c->done = 1;
+	}
+	return c->done;
+}
+
+void chan_close(struct chan *c)
+{
+	if (c->lfd >= 0)
+		close(c->lfd);
+	if (c->fd >= 0)
+		close(c->fd);
+	if (c->tmp >= 0)
+		close(c->tmp);
+	c->lfd = c->fd = c->tmp = -1;
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTRACE_LISTEN_PRIV_H
+#define KTRACE_LISTEN_PRIV_H
+
+/* Private to src/listen: the listener's configuration, log, server, sessions and file assembly. */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#include "ktrace/strbuf.h"
+
+struct listen_config {
+	const char *port;
+	const char *dir;
+	const char *base;
+	const char *bind_addr;		/* NULL: every address */
+	const char *logfile;
+	int daemonize;
+	unsigned int max_clients;
+	uint32_t max_msg;		/* largest protocol message accepted */
+	uint64_t max_file;		/* bytes one client may make us store */
+	unsigned int timeout_ms;	/* silence allowed before the recording starts */
+	unsigned int drain_ms;		/* wait for per-CPU data after CLOSE */
+};
+
+struct listen_log {
+	FILE *fp;
+};
+
+/* One line per incident, prefixed with the time; never fails the caller. */
+void listen_logf(struct listen_log *log, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+int listen_server_run(const struct listen_config *cfg, int dir_fd, struct listen_log *log);
+
+/* What assembling the final file needs from the metadata a client sent. */
+struct dat_meta {
+	int version;			/* 6 or 7 */
+	int big_endian;
+	uint32_t page_size;
+	char compression[32];		/* v7: "none", "zstd", "zlib" */
+	uint64_t options_next_at;	/* v7: offset of the last options section's "next" field */
+	char clock[64];			/* selected trace clock, "" when the client sent none */
+	int headers_only;		/* v6 from a v1 client: cmdlines, CPU count, options missing */
+};
+
+/*
+ * Walks the first `size` bytes of fd (a trace.dat without its CPU data) and checks that they
+ * end where a `record -N` client stops. 0, or negative errno with a message in err naming the
+ * field and offset.
+ */
+int dat_meta_scan(int fd, uint64_t size, struct dat_meta *m, struct strbuf *err);
+
+/* Per-CPU data as received, in (unlinked) temporary files. */
+struct cpu_blob {
+	int fd;
+	uint64_t size;
+};
+
+/*
+ * Appends the CPU data to the metadata in out_fd (size meta_size), as `trace-cmd listen`
+ * does: v6 flyrecord, or v7 buffer section, options section and strings section, compressed
+ * as the metadata says. Returns the final file size or negative errno (message in err).
+ */
+int64_t dat_assemble(int out_fd, uint64_t meta_size, const struct dat_meta *m,
+		     const struct cpu_blob *cpus, unsigned int nr_cpus, struct strbuf *err);
+
+/* What every session shares with the server; owned by the server. */
+struct server_ctx {
+	const struct listen_config *cfg;
+	int dir_fd;
+	struct listen_log *log;
+	char *scratch;			/* one read buffer for all data connections */
+	size_t scratch_len;
+};
+
+uint64_t listen_now_ms(void);
+
+/*
+ * One CPU's data channel: a TCP listening socket until the client connects (then the
+ * connection), or a UDP socket; what arrives goes to an unlinked temporary file.
+ */
+struct chan {
+	int lfd;		/* TCP: listening socket until accepted; -1 after */
+	int fd;			/* TCP connection or UDP socket; -1 when closed */
+	int udp;
+	int tmp;		/* temporary file (unlinked) */
+	uint64_t size;
+	unsigned int port;
+	int peer_set;		/* UDP: the socket is connected to the client */
+	int done;		/* EOF seen, or nothing will come */
+};
+
+/* Opens the socket on the local address of the control connection (port 0: any free port). */
+int chan_open(struct chan *c, struct server_ctx *srv, int ctl_fd, int udp);
+/*
+ * Handles readiness of the channel's socket. peer is the control connection's address: data
+ * from anyone else is refused. Returns bytes stored (>= 0) or negative errno; *why names a
+ * refusal that is worth a log line without failing the session.
+ */
+int64_t chan_event(struct chan *c, struct server_ctx *srv, const struct sockaddr *peer,
+		   uint64_t room, const char **why);
+/* After CLOSE: 1 when nothing more can arrive on this channel. */
+int chan_settled(struct chan *c, const struct sockaddr *peer);
+void chan_close(struct chan *c);
+
+struct session;
+
+struct session *session_new(struct server_ctx *srv, int fd, const struct sockaddr *peer,
+			    socklen_t peer_len);
+/* Fills pfd (capacity max) with the descriptors to poll; idx[i] is -1 (control) or a CPU. */
+int session_pollfds(struct session *s, struct pollfd *pfd, int *idx, int max);
+int session_nr_fds(const struct session *s);
+void session_event(struct session *s, int idx, short revents);
+/* Timeouts and completion; returns 1 when the session is over and may be freed. */
+int session_tick(struct session *s, uint64_t now);
+/* Ends a session at shutdown, with a log line when it was not complete. */
+void session_abort(struct session *s, const char *why);
+void session_free(struct session *s);
+
+#endif

@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * One `record -N` client: the control connection's prologue and messages, its per-CPU data
+ * channels, and the output file. The file is written under a hidden ".part" name and renamed
+ * only once complete, so a file with the final name is always whole.
+ */
+#define _FILE_OFFSET_BITS 64
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ktrace/net.h"
+#include "listen.h"
+
+/* How long UDP must stay quiet after CLOSE before the data is taken as complete. */
+#define UDP_QUIET_MS	300
+
+enum sess_state {
+	ST_GREET,		/* waiting for "-1V3" or a v1 CPU count */
+	ST_V3_MAGIC,
+	ST_MESSAGES,		/* protocol 3 messages */
+	ST_V1_META,		/* v1: the rest of the control stream is the metadata */
+	ST_DRAIN,		/* recording over: waiting for the last CPU data */
+	ST_OVER,
+};
+
+struct session {
+	struct server_ctx *srv;
+	int fd;
+	struct sockaddr_storage peer;
+	char name[NI_MAXHOST + NI_MAXSERV + 2];	/* "HOST:PORT" */
+	enum sess_state st;
+	enum net_phase phase;
+	int version;
+	int partial;		/* the client vanished mid-recording */
+	uint32_t cpus;
+	uint32_t page_size;
+	struct chan *ch;
+	uint8_t *in;
+	size_t in_len, in_cap;
+	int out;
+	char *tmp_name, *final_name;
+	uint64_t meta_size;
+	uint64_t stored;
+	uint64_t last_activity;		/* control bytes, for the setup timeout */
+	uint64_t last_data;		/* CPU data, for the UDP quiet period */
+	uint64_t drain_start;
+};
+
+static void slog(struct session *s, const char *fmt, const char *arg)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, fmt, arg);
+	listen_logf(s->srv->log, "%s: %s", s->name, strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+static int send_all(struct session *s, const void *buf, size_t len);
+static void fail(struct session *s, const char *why, const char *detail);
+
+/* Names as trace-cmd gives them; a host name that could leave DIR falls back to numbers. */
+static void make_name(struct session *s, const struct sockaddr *peer, socklen_t len)
+{
+	char host[NI_MAXHOST], serv[NI_MAXSERV];
+
+	if (getnameinfo(peer, len, host, sizeof(host), serv, sizeof(serv), NI_NUMERICSERV) ||
+	    strchr(host, '/') || host[0] == '.' || !host[0])
+		getnameinfo(peer, len, host, sizeof(host), serv, sizeof(serv),
+			    NI_NUMERICHOST | NI_NUMERICSERV);
+	snprintf(s->name, sizeof(s->name), "%s:%s", host, serv);
+}
+
+struct session *session_new(struct server_ctx *srv, int fd, const struct sockaddr *peer,
+			    socklen_t peer_len)
+{
+	struct session *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->srv = srv;
+	s->fd = fd;
+	s->out = -1;
+	memcpy(&s->peer, peer, peer_len < sizeof(s->peer) ? peer_len : sizeof(s->peer));
+	make_name(s, peer, peer_len);
+	s->in_cap = srv->cfg->max_msg + NET_MSG_HDR_LEN;
+	s->in = malloc(s->in_cap);
+	if (!s->in) {
+		free(s);
+		return NULL;
+	}
+	s->last_activity = listen_now_ms();
+	slog(s, "connected%s", "");
+	if (send_all(s, NET_GREETING, NET_GREETING_LEN))
+		fail(s, "client does not read", NULL);
+	return s;
+}
+
+static void close_all(struct session *s)
+{
+	uint32_t i;
+
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	for (i = 0; s->ch && i < s->cpus; i++)
+		chan_close(&s->ch[i]);
+	if (s->out >= 0)
+		close(s->out);
+	s->out = -1;
+}
+
+/* Ends the session without a file: one line says why. */
+static void fail(struct session *s, const char *why, const char *detail)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (s->st == ST_OVER)
+		return;
+	if (s->tmp_name)
+		unlinkat(s->srv->dir_fd, s->tmp_name, 0);
+	strbuf_addf(&sb, "%s%s%s; no file written", why, detail ? ": " : "", detail ? detail : "");
+	slog(s, "dropped: %s", strbuf_str(&sb));
+	strbuf_release(&sb);
+	close_all(s);
+	s->st = ST_OVER;
+}
+
+static void fail_errno(struct session *s, const char *why, int err)
+{
+	fail(s, why, strerror(err < 0 ? -err : err));
+}
+
+static int send_all(struct session *s, const void *buf, size_t len)
+{
+	/* Replies are a few bytes: a client that does not read them is not worth waiting for. */
+	ssize_t n = send(s->fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+	return n == (ssize_t)len ? 0 : -EPIPE;
+}
+
+static int create_output(struct session *s)
+{
+	const char *base = s->srv->cfg->base;
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s.%s.dat", base, s->name);
+	s->final_name = strbuf_detach(&sb, NULL);
+	strbuf_addf(&sb, ".%s.part", s->final_name);
+	s->tmp_name = strbuf_detach(&sb, NULL);
+	if (!s->final_name || !s->tmp_name)
+		return -ENOMEM;
+	unlinkat(s->srv->dir_fd, s->tmp_name, 0);
+	s->out = openat(s->srv->dir_fd, s->tmp_name,
+			O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0644);
+	return s->out < 0 ? -errno : 0;
+}
+
+static int open_channels(struct session *s, uint32_t cpus, uint32_t page_size, int tcp)
+{
+	uint32_t i;
+	int ret;
+
+	s->ch = calloc(cpus, sizeof(*s->ch));
+	if (!s->ch)
+		return -ENOMEM;
+	s->page_size = page_size;
+	for (i = 0; i < cpus; i++) {
+		ret = chan_open(&s->ch[i], s->srv, s->fd, !tcp);
+		s->cpus = i + 1;	/* so that close_all() closes what is open */
+		if (ret)
+			return ret;
+	}
+	ret = create_output(s);
+	if (ret)
+		return ret;
+	listen_logf(s->srv->log, "%s: protocol %d, %u CPUs, page size %u, %s data", s->name,
+		    s->version, cpus, page_size, tcp ? "TCP" : "UDP");
+	return 0;
+}
+
+static int store_meta(struct session *s, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	if (len > s->srv->cfg->max_file - s->stored)
+		return -EFBIG;
+	while (len) {
+		n = pwrite(s->out, p, len, (off_t)s->meta_size);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n ? -errno : -EIO;
+		p += n;
+		len -= (size_t)n;
+		s->meta_size += (uint64_t)n;
+		s->stored += (uint64_t)n;
+	}
+	return 0;
+}
+
+static void start_drain(struct session *s)
+{
+	s->st = ST_DRAIN;
+	s->drain_start = listen_now_ms();
+}
+
+static int on_tinit(struct session *s, const struct net_msg *m)
+{
+	struct strbuf reply = STRBUF_INIT;
+	unsigned int *ports;
+	const char *opt;
+	size_t pos = 0;
+	uint32_t i;
+	int tcp = 0, ret;
+
+	while ((ret = net_msg_next_string(m, &pos, &opt)) > 0)
+		tcp |= !strcmp(opt, "tcp");
+	if (ret < 0)
+		return ret;
+	ret = open_channels(s, m->tinit.cpus, m->tinit.page_size, tcp);
+	ports = ret ? NULL : calloc(s->cpus, sizeof(*ports));
+	if (!ret && !ports)
+		ret = -ENOMEM;
+	for (i = 0; !ret && i < s->cpus; i++)
+		ports[i] = s->ch[i].port;
+	if (!ret)
+		ret = net_encode_rinit(&reply, ports, s->cpus);
+	if (!ret)
+		ret = send_all(s, reply.buf, reply.len);
+	free(ports);
+	strbuf_release(&reply);
+	return ret;
+}
+
+static int meta_check(struct session *s)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct dat_meta m;
+	int ret = dat_meta_scan(s->out, s->meta_size, &m, &err);
+
+	if (ret)
+		fail(s, "bad metadata", strbuf_str(&err));
+	strbuf_release(&err);
+	return ret;
+}
+
+static int on_message(struct session *s, const struct net_msg *m)
+{
+	int next = net_phase_next(s->phase, m->cmd);
+
+	if (next < 0) {
+		fail(s, "message out of order", net_cmd_name(m->cmd));
+		return next;
+	}
+	s->phase = (enum net_phase)next;
+	switch (m->cmd) {
+	case NET_TINIT:
+		next = on_tinit(s, m);
+		if (next)
+			fail_errno(s, "setting up the data channels", next);
+		return next;
+	case NET_SEND_DATA:
+		next = store_meta(s, m->payload, m->payload_len);
+		if (next)
+			fail(s, next == -EFBIG ? "over --max-file" : "writing metadata",
+			     next == -EFBIG ? NULL : strerror(-next));
+		return next;
+	case NET_FIN_DATA:
+		return meta_check(s);
+	case NET_CLOSE:
+		start_drain(s);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static void consume(struct session *s, size_t n)
+{
+	memmove(s->in, s->in + n, s->in_len - n);
+	s->in_len -= n;
+}
+
+/* Parses what the control buffer holds; returns when more bytes are needed or it failed. */
+static void process_messages(struct session *s)
+{
+	struct net_msg m;
+	int n;
+
+	while (s->st == ST_MESSAGES && s->in_len) {
+		n = net_msg_parse_max(s->in, s->in_len, s->srv->cfg->max_msg, &m);
+		if (!n)
+			return;
+		if (n < 0) {
+			fail(s, "malformed message", strerror(-n));
+			return;
+		}
+		if (on_message(s, &m))
+			return;
+		consume(s, (size_t)n);
+	}
+}
+
+static void process_v1(struct session *s)
+{
+	struct strbuf reply = STRBUF_INIT;
+	struct net_v1_init v1;
+	uint32_t i;
+	int n = net_v1_parse(s->in, s->in_len, &v1);
+
+	if (!n)
+		return;
+	if (n < 0) {
+		fail(s, "bad v1 prologue", strerror(-n));
+		return;
+	}
+	consume(s, (size_t)n);
+	s->version = 1;
+	n = open_channels(s, v1.cpus, v1.page_size, v1.tcp);
+	for (i = 0; !n && i < s->cpus; i++)
+		n = strbuf_addf(&reply, "%s%u", i ? "," : "", s->ch[i].port);
+	if (!n)
+		n = send_all(s, reply.buf, reply.len + 1);
+	strbuf_release(&reply);
+	if (n) {
+		fail_errno(s, "setting up the data channels", n);
+		return;
+	}
+	s->st = ST_V1_META;
+	if (s->in_len && store_meta(s, s->in, s->in_len))
+		fail(s, "over --max-file", NULL);
+	s->in_len = 0;
+}
+
+static void process_prologue(struct session *s)
+{
+	enum net_hello hello;
+	int n;
+
+	if (s->st == ST_GREET) {
+		n = net_hello_parse(s->in, s->in_len, &hello);
+		if (n < 0)
+			fail(s, "not a trace-cmd client", strerror(-n));
+		if (n <= 0)
+			return;
+		if (hello == NET_HELLO_V1) {
+			process_v1(s);
+			return;
+		}
+		consume(s, (size_t)n);
+		s->version = 3;
+		s->st = ST_V3_MAGIC;
+		if (send_all(s, "V3", 3))
+			fail(s, "client does not read", NULL);
+	}
+	if (s->st == ST_V3_MAGIC) {
+		n = net_v3_magic_parse(s->in, s->in_len);
+		if (n < 0)
+			fail(s, "bad protocol 3 magic", NULL);
+		if (n <= 0)
+			return;
+		consume(s, (size_t)n);
+		s->st = ST_MESSAGES;
+		if (send_all(s, "OK", 2))
+			fail(s, "client does not read", NULL);
+	}
+}
+
+static void control_eof(struct session *s)
+{
+	close(s->fd);
+	s->fd = -1;
+	if (s->st == ST_V1_META) {
+		start_drain(s);
+	} else if (s->st == ST_MESSAGES && s->phase == NET_PHASE_RECORDING) {
+		/* The metadata is whole: keep what the CPUs sent, under a name that says so. */
+		s->partial = 1;
+		start_drain(s);
+	} else if (s->st != ST_DRAIN) {
+		fail(s, s->st == ST_GREET && !s->in_len ? "closed before the handshake" :
+		     "closed during setup", NULL);
+	}
+}
+
+static void control_readable(struct session *s)
+{
+	ssize_t n;
+
+	if (s->st == ST_V1_META) {
+		n = read(s->fd, s->srv->scratch, s->srv->scratch_len);
+		if (n > 0 && store_meta(s, s->srv->scratch, (size_t)n))
+			fail(s, "over --max-file", NULL);
+	} else {
+		n = read(s->fd, s->in + s->in_len, s->in_cap - s->in_len);
+		if (n > 0)
+			s->in_len += (size_t)n;
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n < 0 && errno != ECONNRESET) {
+		fail_errno(s, "reading the control connection", errno);
+		return;
+	}
+	if (n <= 0) {
+		control_eof(s);
+		return;
+	}
+	s->last_activity = listen_now_ms();
+	if (s->st == ST_GREET || s->st == ST_V3_MAGIC)
+		process_prologue(s);
+	if (s->st == ST_MESSAGES)
+		process_messages(s);
+	else if (s->st == ST_DRAIN && s->in_len)
+		fail(s, "data after CLOSE", NULL);
+}
+
+static void data_event(struct session *s, uint32_t cpu)
+{
+	const char *why;
+	int64_t n = chan_event(&s->ch[cpu], s->srv, (struct sockaddr *)&s->peer,
+			       s->srv->cfg->max_file - s->stored, &why);
+
+	if (why)
+		slog(s, "%s", why);
+	if (n == -EFBIG)
+		fail(s, "over --max-file", NULL);
+	else if (n < 0)
+		fail_errno(s, "reading CPU data", (int)n);
+	else if (n > 0) {
+		s->stored += (uint64_t)n;
+		s->last_data = listen_now_ms();
+	}
+}
+
+void session_event(struct session *s, int idx, short revents)
+{
+	if (s->st == ST_OVER)
+		return;
+	if (idx < 0)
+		control_readable(s);
+	else
+		data_event(s, (uint32_t)idx);
+}
+
+int session_nr_fds(const struct session *s)
+{
+	return 1 + (int)s->cpus;
+}
+
+int session_pollfds(struct session *s, struct pollfd *pfd, int *idx, int max)
+{
+	int n = 0;
+	uint32_t i;
+
+	if (s->st == ST_OVER)
+		return 0;
+	if (s->fd >= 0 && n < max) {
+		pfd[n] = (struct pollfd){ .fd = s->fd, .events = POLLIN };
+		idx[n++] = -1;
+	}
+	for (i = 0; i < s->cpus && n < max; i++) {
+		int fd = s->ch[i].lfd >= 0 ? s->ch[i].lfd : s->ch[i].fd;
+
+		if (fd < 0)
+			continue;
+		pfd[n] = (struct pollfd){ .fd = fd, .events = POLLIN };
+		idx[n++] = (int)i;
+	}
+	return n;
+}
+
+/* Whole pages only: a torn last page would make readers fail on the whole CPU. */
+static void trim_to_pages(struct session *s, struct cpu_blob *blob, uint32_t cpu)
+{
+	uint64_t whole = blob->size - blob->size % s->page_size;
+	char detail[96];
+
+	if (whole == blob->size)
+		return;
+	snprintf(detail, sizeof(detail), "CPU %u ended with a partial page (%llu bytes dropped)",
+		 cpu, (unsigned long long)(blob->size - whole));
+	slog(s, "%s", detail);
+	blob->size = whole;
+}
+
+static int assemble(struct session *s, struct strbuf *err, int64_t *size)
+{
+	struct cpu_blob *blobs = calloc(s->cpus, sizeof(*blobs));
+	struct dat_meta m;
+	uint32_t i;
+	int ret;
+
+	if (!blobs)
+		return -ENOMEM;
+	ret = dat_meta_scan(s->out, s->meta_size, &m, err);
+	for (i = 0; !ret && i < s->cpus; i++) {
+		blobs[i].fd = s->ch[i].tmp;
+		blobs[i].size = s->ch[i].size;
+		trim_to_pages(s, &blobs[i], i);
+	}
+	if (!ret && m.page_size != s->page_size)
+		m.page_size = s->page_size;
+	if (!ret) {
+		*size = dat_assemble(s->out, s->meta_size, &m, blobs, s->cpus, err);
+		ret = *size < 0 ? (int)*size : 0;
+	}
+	free(blobs);
+	return ret;
+}
+
+static int publish(struct session *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	if (s->partial) {
+		/* "BASE.HOST:PORT.partial.dat": never mistaken for a complete recording. */
+		strbuf_add(&sb, s->final_name, strlen(s->final_name) - 4);
+		strbuf_addstr(&sb, ".partial.dat");
+		free(s->final_name);
+		s->final_name = strbuf_detach(&sb, NULL);
+		if (!s->final_name)
+			return -ENOMEM;
+	}
+	if (fsync(s->out))
+		return -errno;
+	ret = renameat(s->srv->dir_fd, s->tmp_name, s->srv->dir_fd, s->final_name);
+	return ret ? -errno : 0;
+}
+
+static void finish(struct session *s)
+{
+	struct strbuf err = STRBUF_INIT;
+	int64_t size = 0;
+	char msg[160];
+	int ret = assemble(s, &err, &size);
+
+	if (!ret)
+		ret = publish(s);
+	if (ret) {
+		fail(s, "assembling the file", err.len ? strbuf_str(&err) : strerror(-ret));
+		strbuf_release(&err);
+		return;
+	}
+	snprintf(msg, sizeof(msg), " (%lld bytes, %u CPUs)%s", (long long)size, s->cpus,
+		 s->partial ? ": the client vanished mid-recording, data so far kept" : "");
+	listen_logf(s->srv->log, "%s: wrote %s%s", s->name, s->final_name, msg);
+	strbuf_release(&err);
+	s->tmp_name[0] = '\0';
+	close_all(s);
+	s->st = ST_OVER;
+}
+
+static int drained(struct session *s, uint64_t now)
+{
+	uint64_t last = 0;
+	uint32_t i;
+	int all = 1;
+
+	for (i = 0; i < s->cpus; i++) {
+		if (s->ch[i].udp)
+			continue;
+		all &= chan_settled(&s->ch[i], (struct sockaddr *)&s->peer);
+	}
+	if (s->cpus && s->ch[0].udp)
+		last = s->last_data > s->drain_start ? s->last_data : s->drain_start;
+	if (s->cpus && s->ch[0].udp && now - last < UDP_QUIET_MS)
+		all = 0;
+	return all;
+}
+
+int session_tick(struct session *s, uint64_t now)
+{
+	const struct listen_config *cfg = s->srv->cfg;
+
+	if (s->st == ST_DRAIN) {
+		if (drained(s, now)) {
+			finish(s);
+		} else if (now - s->drain_start > cfg->drain_ms) {
+			slog(s, "%s", "CPU data still open after the recording ended; keeping "
+				"what arrived");
+			s->partial = 1;
+			finish(s);
+		}
+	} else if (s->st != ST_OVER && s->phase < NET_PHASE_RECORDING && s->st != ST_V1_META &&
+		   now - s->last_activity > cfg->timeout_ms) {
+		fail(s, "timed out during setup", NULL);
+	}
+	return s->st == ST_OVER;
+}
+
+void session_abort(struct session *s, const char *why)
+{
+	fail(s, why, NULL);
+}
+
+void session_free(struct session *s)
+{
+	if (s->st != ST_OVER)
+		fail(s, "listener stopping", NULL);
+	free(s->ch);
+	free(s->in);
+	free(s->tmp_name);
+	free(s->final_name);
+	free(s);
+}
