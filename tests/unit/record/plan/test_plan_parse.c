@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* plan_parse: every flag lands in the right field, -B scopes, -f/-R attach, errors name flags. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ktrace/plan.h"
+
+#define MAX_ARGS 64
+
+/* Parses a NULL-terminated list of arguments after the command name. */
+static int parse_args(struct plan *plan, const char *cmd, ...)
+{
+	char *argv[MAX_ARGS + 1];
+	const char *a;
+	va_list ap;
+	int argc = 0;
+
+	argv[argc++] = (char *)cmd;
+	va_start(ap, cmd);
+	while ((a = va_arg(ap, const char *)) && argc < MAX_ARGS)
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	return plan_parse(cmd, argc, argv, plan);
+}
+
+static void test_defaults(void **state)
+{
+	struct plan p;
+
+	assert_int_equal(parse_args(&p, "record", "-e", "sched", NULL), 0);
+	assert_int_equal(p.nr_instances, 1);
+	assert_null(p.instances[0].name);
+	assert_string_equal(p.output, "trace.dat");
+	assert_int_equal(p.compression, KT_COMP_ZSTD);
+	assert_false(p.compression_any);
+	assert_int_equal(p.file_version, 7);
+	assert_null(p.command);
+	assert_false(p.quiet || p.keep || p.ignore_missing || p.date);
+	plan_release(&p);
+}
+
+static void test_event_specs(void **state)
+{
+	struct plan p;
+	struct plan_event *e;
+
+	assert_int_equal(parse_args(&p, "record", "-e", "sched:sched_switch", "-e", "irq",
+				    "-e", "all", "-e", "sched:", "-e", "sched:sched_w*", NULL), 0);
+	e = p.instances[0].events;
+	assert_int_equal(p.instances[0].nr_events, 5);
+	assert_string_equal(e[0].system, "sched");
+	assert_string_equal(e[0].name, "sched_switch");
+	assert_null(e[1].system);
+	assert_string_equal(e[1].name, "irq");
+	assert_null(e[2].system);
+	assert_null(e[2].name);
+	assert_string_equal(e[3].system, "sched");
+	assert_null(e[3].name);
+	assert_string_equal(e[4].name, "sched_w*");
+	assert_string_equal(e[4].spec, "sched:sched_w*");
+	plan_release(&p);
+}
+
+static void test_filter_trigger_attach(void **state)
+{
+	struct plan p;
+	struct plan_event *e;
+
+	assert_int_equal(parse_args(&p, "record", "-e", "a:b", "-f", "x > 1", "-f", "y < 2",
+				    "-R", "stacktrace", "-e", "c:d", "-R", "traceoff", "-R",
+				    "traceon", NULL), 0);
+	e = p.instances[0].events;
+	assert_string_equal(e[0].filter, "(x > 1)&&(y < 2)");
+	assert_string_equal(e[0].triggers[0], "stacktrace");
+	assert_null(e[0].triggers[1]);
+	assert_null(e[1].filter);
+	assert_string_equal(e[1].triggers[0], "traceoff");
+	assert_string_equal(e[1].triggers[1], "traceon");
+	assert_null(e[1].triggers[2]);
+	plan_release(&p);
+}
+
+static void test_negate(void **state)
+{
+	struct plan p;
+	struct plan_instance *in;
+
+	assert_int_equal(parse_args(&p, "record", "-e", "sched", "-v", "-e", "sched:sched_switch",
+				    "-e", "irq", "-B", "old", "-B", "x", "-e", "a:b", NULL), 0);
+	in = p.instances;
+	assert_false(in[0].events[0].negate);
+	assert_true(in[0].events[1].negate);
+	assert_true(in[0].events[2].negate);
+	/* A -v still in force at -B deletes that instance, and ends there (trace-cmd's rule). */
+	assert_true(in[1].remove);
+	assert_string_equal(in[1].name, "old");
+	assert_false(in[2].remove);
+	assert_false(in[2].events[0].negate);
+	plan_release(&p);
+}
+
+static void test_instance_scoping(void **state)
+{
+	struct plan p;
+	struct plan_instance *in;
+
+	assert_int_equal(parse_args(&p, "record", "-p", "nop", "-b", "100", "-e", "a:b",
+				    "-B", "one", "-e", "c:d", "-b", "200", "-C", "global", "-M", "3",
+				    "-O", "noirq-info", "-T", "-B", "two", "-p", "function", "-l",
+				    "f1", "-l", "f2", "-n", "f3", "-g", "f4", "--max-graph-depth", "5",
+				    "--func-stack", NULL), 0);
+	assert_int_equal(p.nr_instances, 3);
+	in = p.instances;
+	assert_string_equal(in[0].tracer, "nop");
+	assert_int_equal(in[0].buffer_kb, 100);
+	assert_int_equal(in[0].nr_events, 1);
+	assert_null(in[0].clock);
+	assert_string_equal(in[1].name, "one");
+	assert_string_equal(in[1].events[0].system, "c");
+	assert_int_equal(in[1].buffer_kb, 200);
+	assert_string_equal(in[1].clock, "global");
+	assert_string_equal(in[1].cpumask, "3");
+	assert_string_equal(in[1].options[0], "noirq-info");
+	assert_true(in[1].stacktrace);
+	assert_false(in[0].stacktrace);
+	assert_string_equal(in[2].tracer, "function");
+	assert_string_equal(in[2].func_filters[0], "f1");
+	assert_string_equal(in[2].func_filters[1], "f2");
+	assert_string_equal(in[2].func_notrace[0], "f3");
+	assert_string_equal(in[2].graph_funcs[0], "f4");
+	assert_int_equal(in[2].max_graph_depth, 5);
+	assert_true(in[2].func_stack);
+	assert_true(plan_instance_wants_function(&in[2]));
+	assert_false(plan_instance_wants_function(&in[1]));
+	plan_release(&p);
+}
+
+static void test_plan_flags(void **state)
+{
+	struct plan p;
+
+	assert_int_equal(parse_args(&p, "record", "-e", "a", "-P", "12", "-P", "13,14", "-c", "-o",
+				    "out.dat", "-m", "64", "-s", "500", "-i", "-k", "-q", "-a",
+				    "--compression", "zlib", "--file-version", "6",
+				    "--cmdlines-size", "1024", "--date", NULL), 0);
+	assert_int_equal(p.nr_pids, 3);
+	assert_int_equal(p.pids[0], 12);
+	assert_int_equal(p.pids[2], 14);
+	assert_true(p.follow_children);
+	assert_string_equal(p.output, "out.dat");
+	assert_int_equal(p.max_kb, 64);
+	assert_int_equal(p.sleep_us, 500);
+	assert_true(p.ignore_missing && p.keep && p.quiet && p.all_formats && p.date);
+	assert_int_equal(p.compression, KT_COMP_ZLIB);
+	assert_int_equal(p.file_version, 6);
+	assert_int_equal(p.cmdlines_size, 1024);
+	plan_release(&p);
+
+	assert_int_equal(parse_args(&p, "record", "--compression", "any", "-N", "host:1234",
+				    "-e", "a", NULL), 0);
+	assert_true(p.compression_any);
+	assert_string_equal(p.net_target, "host:1234");
+	assert_null(p.output);
+	plan_release(&p);
+	assert_int_equal(parse_args(&p, "record", "--compression", "none", NULL), 0);
+	assert_int_equal(p.compression, KT_COMP_NONE);
+	plan_release(&p);
+}
+
+static void test_command(void **state)
+{
+	struct plan p;
+
+	assert_int_equal(parse_args(&p, "record", "-e", "a", "-F", "ls", "-l", "/", NULL), 0);
+	assert_true(p.filter_command);
+	assert_string_equal(p.command[0], "ls");
+	/* Options after the command belong to it. */
+	assert_string_equal(p.command[1], "-l");
+	assert_string_equal(p.command[2], "/");
+	assert_null(p.command[3]);
+	plan_release(&p);
+
+	assert_int_equal(parse_args(&p, "record", "-e", "a", "--", "sh", "-c", "true", NULL), 0);
+	assert_string_equal(p.command[0], "sh");
+	assert_string_equal(p.command[1], "-c");
+	plan_release(&p);
+}
+
+/* Each bad input fails with -EINVAL (the message names the flag, on stderr). */
+static void test_errors(void **state)
+{
+	struct plan p;
+
+#define BAD(...) do { \
+		assert_true(parse_args(&p, __VA_ARGS__, NULL) < 0); \
+		plan_release(&p); \
+	} while (0)
+	BAD("record", "-f", "x > 1");
+	BAD("record", "-R", "traceoff");
+	BAD("record", "-e", "a", "-B", "one", "-f", "x");
+	BAD("record", "-b", "abc");
+	BAD("record", "-b", "0");
+	BAD("record", "-b", "12k");
+	BAD("record", "-P", "x");
+	BAD("record", "-P", "-3");
+	BAD("record", "-P", "1,,2");
+	BAD("record", "--file-version", "8");
+	BAD("record", "--compression", "lz4");
+	BAD("record", "-M", "xyz");
+	BAD("record", "-B", "a/b");
+	BAD("record", "-B", "x", "-B", "x");
+	BAD("record", "-p", "nop", "-p", "function");
+	BAD("record", "-c", "-e", "a");
+	BAD("record", "-F", "-e", "a");
+	BAD("record", "-N", "nohost");
+	BAD("record", "-o", "x.dat", "-N", "h:1");
+	BAD("record", "-o", "a", "-o", "b");
+	BAD("record", "--bogus");
+	BAD("record", "-e");
+	BAD("start", "-o", "x.dat");
+	BAD("start", "-e", "a", "ls");
+#undef BAD
+}
+
+static void test_help(void **state)
+{
+	struct plan p;
+	FILE *saved = stdout;
+
+	stdout = fopen("/dev/null", "w");
+	assert_int_equal(parse_args(&p, "record", "-h", NULL), PLAN_HELP_SHOWN);
+	fclose(stdout);
+	stdout = saved;
+	plan_release(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_event_specs),
+		cmocka_unit_test(test_filter_trigger_attach),
+		cmocka_unit_test(test_negate),
+		cmocka_unit_test(test_instance_scoping),
+		cmocka_unit_test(test_plan_flags),
+		cmocka_unit_test(test_command),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_help),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
