@@ -67,6 +67,7 @@ struct dat_meta_summary {
 	bool latency;			/* v6: "latency  " data rather than "flyrecord" */
 	uint64_t v6_cpu_offsets_at;	/* v6: file offset of the flyrecord offset/size pairs */
 	const char *v6_clock;		/* v6: the trace_clock text after those pairs, or NULL */
+	int header_long_size;		/* the long size written in the file header */
 };
 
 /* How to open a file; a zeroed struct (or NULL) gives trace-cmd report's defaults. */
@@ -125,6 +126,18 @@ const struct dat_section *dat_file_option_section(const struct dat_file *df, int
 int dat_file_nr_sections(const struct dat_file *df);
 const struct dat_section *dat_file_section(const struct dat_file *df, int index);
 const struct dat_meta_summary *dat_file_meta(const struct dat_file *df);
+/* v7: the STRINGS sections end to end (NUL-terminated), or "" in v6. */
+const char *dat_file_strings(const struct dat_file *df, uint64_t *size);
+/*
+ * The raw payload of a metadata block, decompressed, for tools that show it (dump). v7: the
+ * section whose header is at `offset` (the value of a HEADER_INFO..CMDLINES option). v6: the
+ * block of that option id (DAT_OPT_HEADER_INFO..DAT_OPT_CMDLINES) as laid out in the file.
+ * *data is malloc'ed and NUL-terminated; 0 or negative errno with a message in err.
+ */
+int dat_file_load_section(struct dat_file *df, uint64_t offset, void **data, uint64_t *size,
+			  struct strbuf *err);
+int dat_file_load_v6_block(struct dat_file *df, int id, void **data, uint64_t *size,
+			   struct strbuf *err);
 
 /*
  * Timestamps as trace-cmd report shows them. The trace clock is the bracketed entry of the

@@ -181,3 +181,10 @@ uint64_t dat_file_ts(const struct dat_file *df, uint64_t ts)
 		ts = mul_shr(ts, df->tsc_mult, df->tsc_shift);
 	return ts + (uint64_t)df->ts_offset;
 }
+
+const char *dat_file_strings(const struct dat_file *df, uint64_t *size)
+{
+	if (size)
+		*size = df->strings ? df->strings_size : 0;
+	return df->strings ? df->strings : "";
+}

@@ -73,6 +73,7 @@ static int read_initial(struct dat_file *df, struct dat_in *in, struct strbuf *e
 			       "long size %u is neither 4 nor 8", p[1]);
 	df->big_endian = p[0];
 	df->long_size = p[1];
+	df->meta.header_long_size = p[1];
 	ret = dat_in_u32(in, &df->page_size, err);
 	if (ret)
 		return ret;
@@ -213,4 +214,43 @@ void dat_file_close(struct dat_file *df)
 		tep_free(df->tep);
 	free(df->path);
 	free(df);
+}
+
+int dat_file_load_section(struct dat_file *df, uint64_t offset, void **data, uint64_t *size,
+			  struct strbuf *err)
+{
+	struct dat_section sec;
+	uint8_t *buf;
+	int ret = dat_section_header(df, offset, &sec, err);
+
+	if (!ret)
+		ret = dat_section_load(df, &sec, &buf, size, err);
+	if (!ret)
+		*data = buf;
+	return ret;
+}
+
+int dat_file_load_v6_block(struct dat_file *df, int id, void **data, uint64_t *size,
+			   struct strbuf *err)
+{
+	int i = id - DAT_OPT_HEADER_INFO;
+	uint64_t len;
+	uint8_t *buf;
+	int ret;
+
+	if (df->version >= 7 || i < 0 || i >= 6)
+		return dat_err(err, df, "file", 0, -EINVAL, "no v6 block for option %d", id);
+	len = df->v6_block_end[i] - df->v6_block_start[i];
+	buf = malloc(len + 1);
+	if (!buf)
+		return dat_err(err, df, "file", df->v6_block_start[i], -ENOMEM, "out of memory");
+	ret = dat_pread(df, buf, len, df->v6_block_start[i], "metadata", err);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	buf[len] = '\0';
+	*data = buf;
+	*size = len;
+	return 0;
 }

@@ -73,6 +73,8 @@ struct dat_file {
 
 	struct dat_meta_summary meta;
 	char *v6_clock;
+	uint64_t v6_block_start[6];	/* HEADER_INFO..CMDLINES blocks of a v6 file */
+	uint64_t v6_block_end[6];
 	uint8_t *latency;	/* v6 latency text */
 	uint64_t latency_size;
 

@@ -32,9 +32,11 @@ static int read_meta_blocks(struct dat_file *df, struct dat_in *in, struct strbu
 
 	for (i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++) {
 		in->what = blocks[i].what;
+		df->v6_block_start[i] = in->pos;
 		ret = blocks[i].parse(in, err);
 		if (ret)
 			return ret;
+		df->v6_block_end[i] = in->pos;
 	}
 	return 0;
 }

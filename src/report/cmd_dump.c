@@ -1,12 +1,328 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `ktrace dump`: shows how a trace.dat file is laid out (header, options, sections, buffers)
+ * with the same text as trace-cmd 3.1.6 dump, so that the two can be compared line for line.
+ */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "ktrace/command.h"
+#include "ktrace/dat.h"
+#include "ktrace/dat_format.h"
+#include "ktrace/options.h"
+#include "dump.h"
+
+enum {
+	OPT_ALL = 256, OPT_SUMMARY, OPT_HEAD_PAGE, OPT_HEAD_EVENT, OPT_FTRACE, OPT_SYSTEMS,
+	OPT_EVENTS, OPT_KALLSYMS, OPT_PRINTK, OPT_CMD_LINES, OPT_OPTIONS, OPT_FLYRECORD,
+	OPT_CLOCK, OPT_STRINGS, OPT_SECTIONS, OPT_VERBOSE,
+};
+
+static const struct kt_option dump_options_table[] = {
+	{ 'i', NULL, KT_ARG_REQUIRED, "FILE", "read FILE (default trace.dat; also a bare FILE)" },
+	{ 'v', "validate", KT_ARG_NONE, NULL, "check the file and say whether it is valid" },
+	{ OPT_SUMMARY, "summary", KT_ARG_NONE, NULL, "a summary of the metadata (the default)" },
+	{ OPT_ALL, "all", KT_ARG_NONE, NULL, "everything below" },
+	{ OPT_HEAD_PAGE, "head-page", KT_ARG_NONE, NULL, "the ring-buffer page header format" },
+	{ OPT_HEAD_EVENT, "head-event", KT_ARG_NONE, NULL, "the event header format" },
+	{ OPT_FTRACE, "ftrace-events", KT_ARG_NONE, NULL, "the ftrace event formats" },
+	{ OPT_SYSTEMS, "systems", KT_ARG_NONE, NULL, "the event systems and their event counts" },
+	{ OPT_EVENTS, "events", KT_ARG_NONE, NULL, "the event formats" },
+	{ OPT_KALLSYMS, "kallsyms", KT_ARG_NONE, NULL, "the kernel symbols" },
+	{ OPT_PRINTK, "printk", KT_ARG_NONE, NULL, "the trace_printk formats" },
+	{ OPT_CMD_LINES, "cmd-lines", KT_ARG_NONE, NULL, "the saved task names" },
+	{ OPT_OPTIONS, "options", KT_ARG_NONE, NULL, "every option" },
+	{ OPT_FLYRECORD, "flyrecord", KT_ARG_NONE, NULL, "where each CPU's data lies" },
+	{ OPT_CLOCK, "clock", KT_ARG_NONE, NULL, "the trace clock" },
+	{ OPT_STRINGS, "strings", KT_ARG_NONE, NULL, "the strings of the metadata (v7)" },
+	{ OPT_SECTIONS, "sections", KT_ARG_NONE, NULL, "every section (v7)" },
+	{ OPT_VERBOSE, "verbose", KT_ARG_OPTIONAL, "LEVEL", "accepted for compatibility" },
+	{ 0 }
+};
+
+static const struct kt_command_help dump_help = {
+	.name = "dump",
+	.usage = "[OPTIONS] [-i FILE | FILE]",
+	.summary = "Show the layout of a trace.dat file, as trace-cmd dump does.",
+	.options = dump_options_table,
+};
+
+static const unsigned int item_of_option[] = {
+	[OPT_ALL - OPT_ALL] = ~0u,
+	[OPT_SUMMARY - OPT_ALL] = DUMP_SUMMARY,
+	[OPT_HEAD_PAGE - OPT_ALL] = DUMP_HEAD_PAGE,
+	[OPT_HEAD_EVENT - OPT_ALL] = DUMP_HEAD_EVENT,
+	[OPT_FTRACE - OPT_ALL] = DUMP_FTRACE_FORMAT,
+	[OPT_SYSTEMS - OPT_ALL] = DUMP_EVENT_SYSTEMS,
+	[OPT_EVENTS - OPT_ALL] = DUMP_EVENT_FORMAT,
+	[OPT_KALLSYMS - OPT_ALL] = DUMP_KALLSYMS,
+	[OPT_PRINTK - OPT_ALL] = DUMP_TRACE_PRINTK,
+	[OPT_CMD_LINES - OPT_ALL] = DUMP_CMDLINES,
+	[OPT_OPTIONS - OPT_ALL] = DUMP_OPTIONS,
+	[OPT_FLYRECORD - OPT_ALL] = DUMP_FLYRECORD,
+	[OPT_CLOCK - OPT_ALL] = DUMP_CLOCK,
+	[OPT_STRINGS - OPT_ALL] = DUMP_STRINGS,
+	[OPT_SECTIONS - OPT_ALL] = DUMP_SECTIONS,
+};
+
+static void dump_initial(struct dump *d, const char *name)
+{
+	const struct dat_meta_summary *meta = dat_file_meta(d->df);
+
+	dump_print(d, DUMP_SUMMARY, "\n Tracing meta data in file %s:\n", name);
+	dump_print(d, DUMP_SUMMARY, "\t[Initial format]\n");
+	dump_print(d, DUMP_SUMMARY, "\t\t%d\t[Version]\n", dat_file_version(d->df));
+	dump_print(d, DUMP_SUMMARY, "\t\t%d\t[%s endian]\n", dat_file_big_endian(d->df),
+		   dat_file_big_endian(d->df) ? "Big" : "Little");
+	dump_print(d, DUMP_SUMMARY, "\t\t%d\t[Bytes in a long]\n", meta->header_long_size);
+	dump_print(d, DUMP_SUMMARY, "\t\t%u\t[Page size, bytes]\n", dat_file_page_size(d->df));
+	if (dat_file_version(d->df) < 7)
+		return;
+	dump_print(d, DUMP_SUMMARY, "\t\t%s\t[Compression algorithm]\n",
+		   kt_compression_name(dat_file_compression(d->df)));
+	dump_print(d, DUMP_SUMMARY, "\t\t%s\t[Compression version]\n",
+		   dat_file_compression_version(d->df));
+}
+
+static void dump_strings(struct dump *d)
+{
+	const char *all = dat_file_strings(d->df, NULL);
+	const struct dat_section *s;
+	uint64_t base = 0, size, pos;
+	const char *str;
+	int i;
+
+	for (i = 0; i < dat_file_nr_sections(d->df); i++) {
+		s = dat_file_section(d->df, i);
+		if (s->id != DAT_OPT_STRINGS)
+			continue;
+		size = (s->flags & DAT_SECTION_FLAG_COMPRESSED) ? s->rsize : s->size;
+		dump_print(d, DUMP_STRINGS, "\t[String @ offset]\n");
+		for (pos = 0; pos < size; pos += strlen(str) + 1) {
+			str = all + base + pos;
+			dump_print(d, DUMP_STRINGS, "\t\t\"%s\" @ %llu\n", str,
+				   (unsigned long long)(base + pos));
+		}
+		base += size;
+	}
+}
+
+static void dump_section_list(struct dump *d)
+{
+	const struct dat_section *s;
+	int i;
+
+	for (i = 0; i < dat_file_nr_sections(d->df); i++) {
+		s = dat_file_section(d->df, i);
+		const char *desc = s->desc ? s->desc : "Unknown";
+
+		if (s->id >= DAT_OPT_MAX)
+			dump_print(d, DUMP_SECTIONS, "Unknown section id %d: %s", s->id, desc);
+		if (!(s->flags & DAT_SECTION_FLAG_COMPRESSED))
+			dump_print(d, DUMP_SECTIONS,
+				   "\t[Section %2d @ %-16llu\t\"%s\", flags 0x%X, %llu bytes]\n",
+				   s->id, (unsigned long long)s->offset, desc, s->flags,
+				   (unsigned long long)s->size);
+		else if (s->id == DAT_OPT_BUFFER || s->id == DAT_OPT_BUFFER_TEXT)
+			dump_print(d, DUMP_SECTIONS, "\t[Section %2d @ %-16llu\t\"%s\", flags 0x%X, "
+				   "%llu compressed bytes]\n", s->id, (unsigned long long)s->offset,
+				   desc, s->flags, (unsigned long long)s->size);
+		else
+			dump_print(d, DUMP_SECTIONS, "\t[Section %2d @ %-16llu\t\"%s\", flags 0x%X, "
+				   "%d compressed, %d uncompressed]\n", s->id,
+				   (unsigned long long)s->offset, desc, s->flags, (int)s->csize,
+				   (int)s->rsize);
+	}
+}
+
+static const unsigned int section_items[] = {
+	[DAT_OPT_HEADER_INFO - DAT_OPT_HEADER_INFO] = DUMP_HEAD_PAGE | DUMP_HEAD_EVENT,
+	[DAT_OPT_FTRACE_EVENTS - DAT_OPT_HEADER_INFO] = DUMP_FTRACE_FORMAT,
+	[DAT_OPT_EVENT_FORMATS - DAT_OPT_HEADER_INFO] = DUMP_EVENT_SYSTEMS | DUMP_EVENT_FORMAT,
+	[DAT_OPT_KALLSYMS - DAT_OPT_HEADER_INFO] = DUMP_KALLSYMS,
+	[DAT_OPT_PRINTK - DAT_OPT_HEADER_INFO] = DUMP_TRACE_PRINTK,
+	[DAT_OPT_CMDLINES - DAT_OPT_HEADER_INFO] = DUMP_CMDLINES,
+};
+
+/* One metadata section; trace-cmd visits them from the last option back to the first. */
+static int dump_one_section(struct dump *d, int id, uint64_t offset)
+{
+	const struct dat_section *s = NULL;
+	uint64_t size;
+	void *data;
+	int i, ret;
+
+	for (i = 0; i < dat_file_nr_sections(d->df); i++)
+		if (dat_file_section(d->df, i)->offset == offset)
+			s = dat_file_section(d->df, i);
+	if (s)
+		dump_print(d, section_items[id - DAT_OPT_HEADER_INFO],
+			   "\t[Section %d @ %llu: \"%s\", flags 0x%X, %llu bytes]\n", s->id,
+			   (unsigned long long)s->offset, s->desc ? s->desc : "Unknown", s->flags,
+			   (unsigned long long)s->size);
+	ret = dat_file_load_section(d->df, offset, &data, &size, &d->err);
+	if (ret)
+		return ret;
+	ret = dump_meta_block(d, id, data, size);
+	free(data);
+	if (ret) {
+		strbuf_reset(&d->err);
+		strbuf_addf(&d->err, "%s: section at offset %llu: damaged content",
+			    dat_file_path(d->df), (unsigned long long)offset);
+	}
+	return ret;
+}
+
+static int dump_v7(struct dump *d)
+{
+	struct dump_buf b = { NULL, 0, 0, dat_file_big_endian(d->df) };
+	uint64_t offset;
+	const void *data;
+	uint32_t size;
+	int i, id, ret, count;
+
+	dump_strings(d);
+	dump_section_list(d);
+	count = dump_options(d);
+	if (count < 0)
+		return count;
+	dump_print(d, DUMP_SUMMARY | DUMP_OPTIONS, "\t[%d options]\n", count);
+	for (i = dat_file_nr_options(d->df) - 1; i >= 0; i--) {
+		data = dat_file_option_at(d->df, i, &id, &size, NULL);
+		if (id < DAT_OPT_HEADER_INFO || id > DAT_OPT_CMDLINES || size < 8)
+			continue;
+		b.p = data;
+		b.len = size;
+		b.pos = 0;
+		dump_buf_num(&b, 8, &offset);
+		ret = dump_one_section(d, id, offset);
+		if (ret)
+			return ret;
+	}
+	dump_print(d, DUMP_SUMMARY | DUMP_SECTIONS, "\t[%d sections]\n",
+		   dat_file_nr_sections(d->df));
+	return 0;
+}
+
+static int dump_v6_flyrecord(struct dump *d)
+{
+	const struct dat_meta_summary *meta = dat_file_meta(d->df);
+	const struct dat_buffer *top = NULL;
+	int i;
+
+	for (i = 0; i < dat_file_nr_buffers(d->df); i++)
+		if (!dat_file_buffer(d->df, i)->name[0])
+			top = dat_file_buffer(d->df, i);
+	dump_print(d, DUMP_SUMMARY | DUMP_FLYRECORD, "\t[Flyrecord tracing data]\n");
+	for (i = 0; top && i < top->nr_cpus; i++)
+		dump_print(d, DUMP_FLYRECORD, "\t %10.lld %10.lld\t[offset, size of cpu %d]\n",
+			   (long long)top->cpus[i].offset, (long long)top->cpus[i].size, i);
+	dump_print(d, DUMP_SUMMARY | DUMP_CLOCK, "\t[Tracing clock]\n");
+	if (!d->has_clock)
+		dump_print(d, DUMP_SUMMARY | DUMP_CLOCK, "\t\t No tracing clock saved in the file\n");
+	else
+		dump_print(d, DUMP_SUMMARY | DUMP_CLOCK, "\t\t%s\n",
+			   meta->v6_clock ? meta->v6_clock : "");
+	return 0;
+}
+
+static int dump_v6(struct dump *d)
+{
+	const struct dat_meta_summary *meta = dat_file_meta(d->df);
+	uint64_t size;
+	void *data;
+	int id, ret, count;
+
+	for (id = DAT_OPT_HEADER_INFO; id <= DAT_OPT_CMDLINES; id++) {
+		ret = dat_file_load_v6_block(d->df, id, &data, &size, &d->err);
+		if (ret)
+			return ret;
+		ret = dump_meta_block(d, id, data, size);
+		free(data);
+		if (ret)
+			return ret;
+	}
+	dump_print(d, DUMP_SUMMARY, "\t%d [CPUs with tracing data]\n", (int)meta->v6_cpus);
+	if (meta->v6_has_options) {
+		count = dump_options(d);
+		if (count < 0)
+			return count;
+		dump_print(d, DUMP_SUMMARY | DUMP_OPTIONS, "\t[%d options]\n", count);
+	}
+	if (meta->latency) {
+		dump_print(d, DUMP_SUMMARY, "\t[Latency tracing data]\n");
+		return 0;
+	}
+	return dump_v6_flyrecord(d);
+}
+
+static int parse_args(int argc, char **argv, const char **input, unsigned int *verbosity,
+		      bool *validate)
+{
+	struct kt_getopt g;
+	int c, ret = 0;
+
+	if (kt_getopt_init(&g, &dump_help, argc, argv))
+		return -ENOMEM;
+	while ((c = kt_getopt_next(&g)) != -1) {
+		if (c == 'h') {
+			kt_usage(stdout, &dump_help);
+			ret = 1;
+			break;
+		}
+		if (c == '?') {
+			ret = -EINVAL;
+			break;
+		}
+		if (c == 'i')
+			*input = g.arg;
+		else if (c == 'v')
+			*validate = true;
+		else if (c >= OPT_ALL && c < OPT_VERBOSE)
+			*verbosity |= item_of_option[c - OPT_ALL];
+	}
+	/* As in trace-cmd, options stop at the file name and what follows it is ignored. */
+	if (!ret && kt_getopt_index(&g) < argc) {
+		if (*input) {
+			fprintf(stderr, "ktrace dump: both -i and a file name given\n");
+			ret = -EINVAL;
+		} else {
+			*input = argv[kt_getopt_index(&g)];
+		}
+	}
+	kt_getopt_release(&g);
+	return ret;
+}
 
 int cmd_dump(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "ktrace dump: not implemented yet\n");
-	return 1;
+	struct dat_open_opts opts = { .no_tep = true };
+	struct dump d = { .err = STRBUF_INIT };
+	const char *input = NULL;
+	bool validate = false;
+	int ret;
+
+	ret = parse_args(argc, argv, &input, &d.verbosity, &validate);
+	if (ret)
+		return ret > 0 ? 0 : 1;
+	if (!input)
+		input = "trace.dat";
+	if (!d.verbosity && !validate)
+		d.verbosity = DUMP_SUMMARY;
+	ret = dat_file_open_opts(input, &opts, &d.df, &d.err);
+	if (!ret) {
+		dump_initial(&d, input);
+		ret = dat_file_version(d.df) >= 7 ? dump_v7(&d) : dump_v6(&d);
+	}
+	fflush(stdout);
+	if (ret) {
+		fprintf(stderr, "ktrace dump: %s\n", strbuf_str(&d.err));
+	} else if (validate) {
+		printf("File %s is a valid trace-cmd file\n", input);
+	}
+	dat_file_close(d.df);
+	strbuf_release(&d.err);
+	return ret ? 1 : 0;
 }
