@@ -103,14 +103,15 @@ enum report_time_unit {
  */
 int report_time_format(char *buf, unsigned long long ts, enum report_time_unit unit, bool colon);
 
-/* The unit of the file's timestamps and how to convert them (the reader's dat_file_ts()). */
+/*
+ * The unit of the file's timestamps. The records come out of the merge already converted
+ * (--date, OFFSET, TSC2NSEC, --ts-offset: the reader's dat_file_ts()).
+ */
 struct report_clock {
 	enum report_time_unit unit;
 	bool use_trace_clock;		/* the file names its clock (for --ts-diff) */
-	const struct dat_file *df;	/* NULL: timestamps print as recorded */
 };
 
-unsigned long long report_clock_ts(const struct report_clock *c, unsigned long long raw);
 void report_clock_init(struct report_clock *c, const struct dat_file *df,
 		       const struct report_opts *o);
 
@@ -201,7 +202,7 @@ void report_printer_free(struct report_printer *p);
 /* ------------------------------------------------------------------ info */
 
 /* --stat: the "cpus=N" line is printed by the caller. */
-void report_print_stat(struct dat_file *df, FILE *out);
+int report_print_stat(struct dat_file *df, FILE *out, struct strbuf *err);
 void report_print_uname(struct dat_file *df, FILE *out);
 void report_print_version(struct dat_file *df, FILE *out);
 /* --cpus, --first-event, --last-event */

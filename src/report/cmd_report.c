@@ -153,7 +153,7 @@ static int print_file(struct report_run *run)
 		report_print_uname(run->df, stdout);
 		report_print_version(run->df, stdout);
 	} else if (o->stat) {
-		report_print_stat(run->df, stdout);
+		ret = report_print_stat(run->df, stdout, &run->err);
 	} else {
 		ret = print_events(run, filter);
 	}

@@ -34,23 +34,74 @@ static void print_cpustats(struct dat_file *df, FILE *out)
 	fputc('\n', out);
 }
 
-void report_print_stat(struct dat_file *df, FILE *out)
+/* The uncompressed bytes of a compressed CPU stream: trace-cmd reports that size. */
+static int stream_bytes(struct dat_file *df, int cpu_index, uint64_t *bytes, struct strbuf *err)
 {
-	const struct dat_buffer *top;
+	struct dat_page_stream *ps;
+	const void *page;
+	int ret;
+
+	*bytes = 0;
+	ret = dat_page_stream_open(df, 0, cpu_index, &ps, err);
+	if (ret)
+		return ret;
+	while ((ret = dat_page_stream_next(ps, &page, err)) > 0)
+		*bytes += dat_file_buffer(df, 0)->page_size;
+	dat_page_stream_close(ps);
+	return ret;
+}
+
+static int find_cpu(const struct dat_buffer *b, int cpu)
+{
 	int i;
 
+	for (i = 0; i < b->nr_cpus; i++)
+		if (b->cpus[i].cpu == cpu)
+			return i;
+	return -1;
+}
+
+/*
+ * trace-cmd indexes the CPUs by number (a CPU without data shows offset 0, size 0), and it
+ * places decompressed data one CPU after the other from the first page: those are the
+ * offsets it prints for a compressed file.
+ */
+static int print_cpu_offsets(struct dat_file *df, FILE *out, struct strbuf *err)
+{
+	const struct dat_buffer *top = dat_file_buffer(df, 0);
+	uint64_t page = top->page_size ? top->page_size : dat_file_page_size(df);
+	uint64_t next = page, off, size;
+	int cpu, i, nr = 0, ret;
+
+	for (i = 0; i < top->nr_cpus; i++)
+		if (top->cpus[i].cpu + 1 > nr)
+			nr = top->cpus[i].cpu + 1;
+	for (cpu = 0; cpu < nr; cpu++) {
+		i = find_cpu(top, cpu);
+		off = i < 0 ? 0 : top->cpus[i].offset;
+		size = i < 0 ? 0 : top->cpus[i].size;
+		if (i >= 0 && size && top->compressed) {
+			ret = stream_bytes(df, i, &size, err);
+			if (ret)
+				return ret;
+			off = next;
+			next = (next + size + page - 1) & ~(page - 1);
+		}
+		fprintf(out, "CPU%d data recorded at offset=0x%llx\n", cpu, (unsigned long long)off);
+		fprintf(out, "    %lld bytes in size\n", (long long)size);
+	}
+	return 0;
+}
+
+int report_print_stat(struct dat_file *df, FILE *out, struct strbuf *err)
+{
 	fputs("\nKernel buffer statistics:\n"
 	      "  Note: \"entries\" are the entries left in the kernel ring buffer and are not\n"
 	      "        recorded in the trace data. They should all be zero.\n\n", out);
 	print_cpustats(df, out);
-	if (!dat_file_nr_buffers(df))
-		return;
-	top = dat_file_buffer(df, 0);
-	for (i = 0; i < top->nr_cpus; i++) {
-		fprintf(out, "CPU%d data recorded at offset=0x%llx\n", i,
-			(unsigned long long)top->cpus[i].offset);
-		fprintf(out, "    %lld bytes in size\n", (long long)top->cpus[i].size);
-	}
+	if (!dat_file_nr_buffers(df) || dat_file_buffer(df, 0)->latency)
+		return 0;
+	return print_cpu_offsets(df, out, err);
 }
 
 static void print_text_option(struct dat_file *df, int id, const char *missing, FILE *out)
@@ -127,11 +178,11 @@ int report_print_cpus(struct dat_file *df, const struct report_opts *o,
 			continue;
 		fprintf(out, "  %d", i);
 		if (o->show_first) {
-			report_time_format(tbuf, report_clock_ts(clock, first), clock->unit, false);
+			report_time_format(tbuf, first, clock->unit, false);
 			fprintf(out, "\tFirst event:%s", tbuf);
 		}
 		if (o->show_last) {
-			report_time_format(tbuf, report_clock_ts(clock, last), clock->unit, false);
+			report_time_format(tbuf, last, clock->unit, false);
 			fprintf(out, "\tLast event:%s", tbuf);
 		}
 		fputc('\n', out);

@@ -203,7 +203,6 @@ int report_print_event(struct report_printer *p, const struct report_event *ev, 
 			return -ENOMEM;
 	}
 	r = *src;
-	r.ts = report_clock_ts(&p->clock, src->ts);
 	event = tep_find_event_by_record(p->tep, &r);
 
 	trace_seq_reset(s);

@@ -12,6 +12,7 @@
 #include <event-parse.h>
 
 #include "ktrace/dat.h"
+#include "ktrace/dat_format.h"
 #include "ktrace/merge.h"
 #include "ktrace/report.h"
 
@@ -21,8 +22,6 @@ struct buffer_cursor {
 	bool have;		/* head holds a record not handed out yet */
 	bool done;
 	int slot_base;		/* trace-cmd numbers the CPUs of all buffers in one row */
-	int *slot_of_cpu;	/* CPU number -> index in the buffer's CPU list */
-	int nr_slot_of_cpu;
 };
 
 struct report_stream {
@@ -38,21 +37,22 @@ struct report_stream {
 	struct strbuf error_msg;
 };
 
-static int cursor_map_cpus(struct buffer_cursor *c, const struct dat_buffer *b)
+/*
+ * How many CPU slots trace-cmd gives a buffer: its highest CPU + 1, at least the CPUCOUNT of
+ * the file (an instance handle starts as a copy of the top one).
+ */
+static int buffer_slots(struct dat_file *df, const struct dat_buffer *b)
 {
-	int i, max = 0;
+	uint32_t size;
+	const void *count = dat_file_option(df, DAT_OPT_CPUCOUNT, 0, &size);
+	int i, n = 0;
 
+	if (count && size >= 4)
+		n = (int)tep_read_number(dat_file_tep(df), count, 4);
 	for (i = 0; i < b->nr_cpus; i++)
-		if (b->cpus[i].cpu > max)
-			max = b->cpus[i].cpu;
-	c->slot_of_cpu = calloc(max + 1, sizeof(*c->slot_of_cpu));
-	if (!c->slot_of_cpu)
-		return -ENOMEM;
-	c->nr_slot_of_cpu = max + 1;
-	for (i = 0; i < b->nr_cpus; i++)
-		if (b->cpus[i].cpu >= 0)
-			c->slot_of_cpu[b->cpus[i].cpu] = i;
-	return 0;
+		if (b->cpus[i].cpu + 1 > n)
+			n = b->cpus[i].cpu + 1;
+	return n;
 }
 
 static int cursor_open(struct report_stream *rs, int index, bool *filter, struct strbuf *err)
@@ -63,13 +63,8 @@ static int cursor_open(struct report_stream *rs, int index, bool *filter, struct
 		.buffer_filter = filter,
 		.nr_buffer_filter = rs->nr,
 	};
-	int ret;
-
 	memset(filter, 0, rs->nr * sizeof(*filter));
 	filter[index] = true;
-	ret = cursor_map_cpus(c, b);
-	if (ret)
-		return ret;
 	if (b->latency) {
 		c->done = true;
 		return 0;
@@ -94,10 +89,8 @@ int report_stream_open(struct dat_file *df, struct report_stream **out, struct s
 	if (!rs->bufs || !filter)
 		goto fail;
 	for (i = 0; i < rs->nr; i++) {
-		const struct dat_buffer *b = dat_file_buffer(df, i);
-
 		rs->bufs[i].slot_base = base;
-		base += b->nr_cpus > dat_file_nr_cpus(df) ? b->nr_cpus : dat_file_nr_cpus(df);
+		base += buffer_slots(df, dat_file_buffer(df, i));
 		ret = cursor_open(rs, i, filter, err);
 		if (ret)
 			goto fail;
@@ -131,13 +124,6 @@ static bool cursor_fill(struct report_stream *rs, struct buffer_cursor *c, struc
 	return false;
 }
 
-static int cursor_slot(const struct buffer_cursor *c, int cpu)
-{
-	if (cpu >= 0 && cpu < c->nr_slot_of_cpu)
-		return c->slot_base + c->slot_of_cpu[cpu];
-	return c->slot_base + cpu;
-}
-
 int report_stream_next(struct report_stream *rs, struct report_event *ev, struct strbuf *err)
 {
 	struct buffer_cursor *best = NULL;
@@ -167,7 +153,8 @@ int report_stream_next(struct report_stream *rs, struct report_event *ev, struct
 	rs->current_rec = best->head.record;
 	ev->record = best->head.record;
 	ev->buffer = best_index;
-	ev->cpu_slot = cursor_slot(best, best->head.record->cpu);
+	/* trace-cmd indexes a buffer's CPUs by CPU number */
+	ev->cpu_slot = best->slot_base + best->head.record->cpu;
 	return 1;
 }
 
@@ -218,11 +205,8 @@ void report_stream_close(struct report_stream *rs)
 
 	if (!rs)
 		return;
-	for (i = 0; rs->bufs && i < rs->nr; i++) {
-		if (rs->bufs[i].merge)
-			merge_close(rs->bufs[i].merge);
-		free(rs->bufs[i].slot_of_cpu);
-	}
+	for (i = 0; rs->bufs && i < rs->nr; i++)
+		merge_close(rs->bufs[i].merge);
 	free(rs->bufs);
 	free(rs->pin_data);
 	strbuf_release(&rs->error_msg);

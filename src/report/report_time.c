@@ -53,15 +53,9 @@ int report_time_format(char *buf, unsigned long long ts, enum report_time_unit u
 	return len;
 }
 
-unsigned long long report_clock_ts(const struct report_clock *c, unsigned long long ts)
-{
-	return c->df ? dat_file_ts(c->df, ts) : ts;
-}
-
 void report_clock_init(struct report_clock *c, const struct dat_file *df,
 		       const struct report_opts *o)
 {
-	c->df = df;
 	c->use_trace_clock = dat_file_use_trace_clock(df);
 	if (!dat_file_in_usecs(df))
 		c->unit = REPORT_TIME_RAW;

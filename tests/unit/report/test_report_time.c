@@ -47,14 +47,6 @@ static void test_raw_counts_have_no_point(void **state)
 	check(42, REPORT_TIME_RAW, false, "          42");
 }
 
-static void test_clock_without_file_is_identity(void **state)
-{
-	struct report_clock c = { .unit = REPORT_TIME_USECS };
-
-	(void)state;
-	assert_int_equal(report_clock_ts(&c, 1234), 1234);
-}
-
 static void test_cpulist(void **state)
 {
 	struct report_opts o;
@@ -83,7 +75,6 @@ int main(void)
 		cmocka_unit_test(test_usecs_round_to_nearest),
 		cmocka_unit_test(test_nsecs_keep_every_digit),
 		cmocka_unit_test(test_raw_counts_have_no_point),
-		cmocka_unit_test(test_clock_without_file_is_identity),
 		cmocka_unit_test(test_cpulist),
 	};
 
