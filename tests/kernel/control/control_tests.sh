@@ -1,0 +1,224 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Kernel tests of plan apply/undo and of start/stop/reset/show/stat/list on the live tracefs.
+# Run under flock /tmp/ktrace-tracefs.lock (meson does). Each case leaves tracefs as it found it.
+#   control_tests.sh KTRACE APPLY_UNDO SNAPSHOT CASE
+set -u
+KT=$(readlink -f "$1")
+APPLY_UNDO=$(readlink -f "$2")
+SNAP=$(readlink -f "$3")
+CASE=$4
+T=/sys/kernel/tracing
+TMP=$(mktemp -d /tmp/ktrace-control.XXXXXX)
+ORIG_ON=$(cat $T/tracing_on 2>/dev/null || echo 1)
+# "7 (expanded: 1408)" before the first use: the configured size is the expanded one.
+ORIG_BUF=$(sed 's/.*expanded: \([0-9]*\).*/\1/' $T/buffer_size_kb)
+
+fail() {
+	echo "FAIL ($CASE): $*" >&2
+	exit 1
+}
+
+# A custom state a restore must give back exactly: an option, a filter, a buffer size,
+# an event enabled, tracing off.
+CUSTOM=0
+custom_state() {
+	CUSTOM=1
+	echo 1 > $T/options/sym-offset
+	echo 'common_pid > 1' > $T/events/sched/sched_wakeup/filter
+	echo 1500 > $T/buffer_size_kb
+	echo 1 > $T/events/irq/irq_handler_entry/enable
+	echo 0 > $T/tracing_on
+}
+
+# Undoes custom_state (the values every test starts from are the boot defaults).
+clear_custom_state() {
+	CUSTOM=0
+	echo 0 > $T/options/sym-offset
+	echo 0 > $T/events/sched/sched_wakeup/filter
+	echo "$ORIG_BUF" > $T/buffer_size_kb
+	echo 0 > $T/events/irq/irq_handler_entry/enable
+	echo "$ORIG_ON" > $T/tracing_on
+}
+
+# A failing case must not leave its custom state (or tracing on) behind for the next tests.
+cleanup() {
+	[ "$CUSTOM" = 1 ] && clear_custom_state
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+same_state() {
+	"$SNAP" > "$TMP/after"
+	diff -u "$TMP/before" "$TMP/after" >&2 || fail "tracefs differs from before ($1)"
+}
+
+# apply + undo of a plan that touches every kind of setting gives the custom state back.
+case_apply_undo() {
+	custom_state
+	"$SNAP" > "$TMP/before"
+	"$APPLY_UNDO" "$SNAP > $TMP/during" -e sched:sched_switch -f 'prev_pid > 0' \
+		-R stacktrace -e irq -b 2000 -C global -O nosym-offset -T -P 1 -c \
+		--cmdlines-size 256 -B kt_ctl_a -e sched_wakeup -M 1 -b 500 ||
+		fail "apply_undo exited $?"
+	grep -q 'sched/sched_switch/filter: (prev_pid > 0)' "$TMP/during" || fail "filter not set"
+	grep -q 'sched_switch/trigger: stacktrace' "$TMP/during" || fail "trigger not set"
+	grep -q "^$T/trace_clock: local \[global\]" "$TMP/during" || fail "clock not set"
+	grep -q "^$T/buffer_size_kb: 2000" "$TMP/during" || fail "buffer size not set"
+	grep -q "^instance: kt_ctl_a" "$TMP/during" || fail "instance not created"
+	grep -q "instances/kt_ctl_a/set_event: sched:sched_wakeup" "$TMP/during" ||
+		fail "instance event not enabled"
+	same_state "apply then undo"
+	clear_custom_state
+}
+
+# A failure half way (a bad filter on the last event) restores what had been changed.
+case_apply_failure() {
+	custom_state
+	"$SNAP" > "$TMP/before"
+	"$APPLY_UNDO" true -b 2000 -C global -e sched:sched_switch -e irq:irq_handler_exit \
+		-f 'no_such_field == 1' 2> "$TMP/err"
+	[ $? -eq 1 ] || fail "apply should fail"
+	grep -q 'irq_handler_exit/filter' "$TMP/err" || fail "message does not name the file"
+	same_state "failed apply"
+	clear_custom_state
+}
+
+# Function tracing is refused by this kernel: fail before any change, naming the file.
+case_eperm() {
+	"$SNAP" > "$TMP/before"
+	for args in "-p function" "-e sched:sched_switch -l schedule" "-n schedule" \
+		    "-e sched:sched_switch --func-stack"; do
+		# shellcheck disable=SC2086
+		"$KT" start $args 2> "$TMP/err" && fail "start $args succeeded"
+		grep -q 'set_ftrace_filter (EPERM' "$TMP/err" || fail "no EPERM message: $(cat "$TMP/err")"
+		same_state "start $args"
+	done
+	# Event tracing alone never opens those files.
+	"$APPLY_UNDO" true -e sched:sched_switch -b 1000 || fail "event-only apply failed"
+	same_state "event-only"
+}
+
+# Unknown names fail with suggestions, before any change.
+case_suggestions() {
+	"$SNAP" > "$TMP/before"
+	"$KT" start -e sched:sched_swich 2> "$TMP/err" && fail "unknown event accepted"
+	grep -q "did you mean 'sched:sched_switch'" "$TMP/err" || fail "event: $(cat "$TMP/err")"
+	"$KT" start -p functon 2> "$TMP/err" && fail "unknown tracer accepted"
+	grep -q "did you mean 'function'" "$TMP/err" || fail "tracer: $(cat "$TMP/err")"
+	"$KT" start -e sched:sched_switch -C glob 2> "$TMP/err" && fail "unknown clock accepted"
+	grep -q "did you mean 'global'" "$TMP/err" || fail "clock: $(cat "$TMP/err")"
+	"$KT" start -e sched:sched_switch -O sym-ofset 2> "$TMP/err" && fail "unknown option"
+	grep -q "sym-offset'" "$TMP/err" || fail "option: $(cat "$TMP/err")"
+	"$KT" start -i -e no_such_event_xyz -e sched:sched_switch 2> "$TMP/err" ||
+		fail "-i did not ignore the missing event"
+	"$KT" reset
+	echo "$ORIG_ON" > $T/tracing_on
+	same_state "suggestions"
+}
+
+# A ktrace killed after apply leaves a journal; reset --restore undoes its changes.
+case_journal() {
+	custom_state
+	"$SNAP" > "$TMP/before"
+	"$APPLY_UNDO" --kill -e sched:sched_switch -f 'prev_pid > 0' -R stacktrace -b 3000 \
+		-C global -O nosym-offset -B kt_ctl_j -e irq
+	[ $? -eq 137 ] || fail "the helper was not killed"
+	[ -d $T/instances/kt_ctl_j ] || fail "the killed run's instance is missing"
+	"$KT" reset --restore > "$TMP/out" || fail "reset --restore failed"
+	grep -q 'restored .* setting(s) left by ktrace pid' "$TMP/out" || fail "$(cat "$TMP/out")"
+	same_state "reset --restore"
+	"$KT" reset --restore | grep -q 'nothing to restore' || fail "journal not removed"
+	clear_custom_state
+}
+
+# start leaves tracing on with the plan applied; stop; reset gives the defaults.
+case_start_stop_reset() {
+	"$SNAP" > "$TMP/before"
+	"$KT" start -e sched:sched_switch -f 'prev_pid > 0' -R stacktrace -C global -b 2000 \
+		-O sym-offset || fail "start failed"
+	[ "$(cat $T/tracing_on)" = 1 ] || fail "start left tracing off"
+	[ "$(cat $T/set_event)" = sched:sched_switch ] || fail "start: set_event $(cat $T/set_event)"
+	"$KT" stat > "$TMP/stat" || fail "stat failed"
+	grep -q 'sched:sched_switch' "$TMP/stat" || fail "stat: no event"
+	grep -q 'sched:sched_switch (prev_pid > 0)' "$TMP/stat" || fail "stat: no filter"
+	grep -q 'sched:sched_switch stacktrace' "$TMP/stat" || fail "stat: no trigger"
+	grep -q 'global' "$TMP/stat" || fail "stat: no clock"
+	grep -q 'sym-offset' "$TMP/stat" || fail "stat: changed option missing"
+	grep -q 'Tracing is enabled' "$TMP/stat" || fail "stat: tracing state"
+	"$KT" stop || fail "stop failed"
+	[ "$(cat $T/tracing_on)" = 0 ] || fail "stop left tracing on"
+	"$KT" show --tracing_on | grep -qx 0 || fail "show --tracing_on"
+	"$KT" reset || fail "reset failed"
+	[ "$(cat $T/tracing_on)" = 1 ] || fail "reset: tracing_on is not 1"
+	[ -z "$(cat $T/set_event)" ] || fail "reset: events still on"
+	grep -q '^none' $T/events/sched/sched_switch/filter || fail "reset: filter kept"
+	grep -qv '^#' $T/events/sched/sched_switch/trigger && fail "reset: trigger kept"
+	grep -q '^\[local\]' $T/trace_clock || fail "reset: clock"
+	[ "$(cat $T/options/sym-offset)" = 0 ] || fail "reset: option kept"
+	grep -q nop $T/current_tracer || fail "reset: tracer"
+	echo "$ORIG_ON" > $T/tracing_on
+	same_state "start, stop, reset"
+}
+
+# reset -B NAME -d deletes an instance; -a resets every instance.
+case_reset_instances() {
+	"$SNAP" > "$TMP/before"
+	"$KT" start -B kt_ctl_r -e sched:sched_switch || fail "start -B failed"
+	[ "$(cat $T/instances/kt_ctl_r/tracing_on)" = 1 ] || fail "instance not started"
+	"$KT" stop -B kt_ctl_r || fail "stop -B"
+	[ "$(cat $T/instances/kt_ctl_r/tracing_on)" = 0 ] || fail "stop -B left it on"
+	"$KT" stat -B kt_ctl_r | grep -q 'Instance: kt_ctl_r' || fail "stat -B"
+	"$KT" list -B | grep -qx kt_ctl_r || fail "list -B"
+	"$KT" reset -B kt_ctl_r -d || fail "reset -B -d"
+	[ -d $T/instances/kt_ctl_r ] && fail "instance not deleted"
+	"$KT" stop -B kt_ctl_r 2> /dev/null && fail "stop of a missing instance succeeded"
+	same_state "instances"
+}
+
+# list, show and stat print sane content.
+case_list_show() {
+	"$SNAP" > "$TMP/before"
+	"$KT" list -t | grep -qw nop || fail "list -t"
+	"$KT" list -e 'sched:sched_switch$' | grep -qx 'sched:sched_switch' || fail "list -e"
+	"$KT" list -e 'sched:sched_switch$' -F > "$TMP/fmt" || fail "list -F"
+	grep -q '^system: sched' "$TMP/fmt" && grep -q 'field:pid_t next_pid' "$TMP/fmt" ||
+		fail "list -F content"
+	grep -q 'print fmt' "$TMP/fmt" && fail "print fmt without --full"
+	"$KT" list -e 'sched:sched_switch$' -F --full | grep -q 'print fmt' || fail "--full"
+	"$KT" list -o | grep -qx 'print-parent' || fail "list -o"
+	"$KT" list -C | grep -q '\[' || fail "list -C"
+	"$KT" list -c | grep -q 'zstd' || fail "list -c"
+	"$KT" list | grep -q '^event systems:' || fail "list"
+	"$KT" list -f sched 2> "$TMP/err"
+	[ $? -eq 0 ] || grep -q 'available_filter_functions' "$TMP/err" || fail "list -f"
+	"$KT" show | grep -q '^# tracer: ' || fail "show"
+	"$KT" show -f --current_tracer | grep -q "$T/current_tracer" || fail "show -f"
+	"$KT" show --buffer_size | grep -q '^[0-9]' || fail "show --buffer_size"
+	"$KT" show --ftrace_filter 2> "$TMP/err"
+	[ $? -eq 0 ] || grep -q 'set_ftrace_filter' "$TMP/err" || fail "show --ftrace_filter"
+	"$KT" stat | grep -q 'Buffer size in kilobytes' || fail "stat"
+	same_state "list/show/stat"
+}
+
+# ktrace record puts the custom state back after recording.
+case_record_restore() {
+	custom_state
+	"$SNAP" > "$TMP/before"
+	(cd "$TMP" && "$KT" record -q -e sched:sched_switch -f 'prev_pid >= 0' -b 2000 \
+		-C global -O nosym-offset -o "$TMP/r.dat" -- sleep 0.1) || fail "record failed"
+	[ -s "$TMP/r.dat" ] || fail "no trace file"
+	same_state "record"
+	clear_custom_state
+}
+
+case "$CASE" in
+apply_undo | apply_failure | eperm | suggestions | journal | start_stop_reset | \
+reset_instances | list_show | record_restore)
+	"case_$CASE"
+	;;
+*)
+	fail "unknown case"
+	;;
+esac
+echo "ok $CASE"
