@@ -40,6 +40,7 @@ struct dat_meta {
 	int version;			/* 6 or 7 */
 	int big_endian;
 	uint32_t page_size;
+	uint32_t cpus;			/* the CPU count the metadata declares, 0 if none */
 	char compression[32];		/* v7: "none", "zstd", "zlib" */
 	uint64_t options_next_at;	/* v7: offset of the last options section's "next" field */
 	char clock[64];			/* selected trace clock, "" when the client sent none */

@@ -209,7 +209,7 @@ static int scan_v6_events(struct rd *r)
 
 static int scan_v6(struct rd *r, struct dat_meta *m)
 {
-	uint64_t cpus;
+	uint64_t cpus = 0;
 	int ret;
 
 	ret = rd_tag(r, "header_page", 12);
@@ -232,6 +232,7 @@ static int scan_v6(struct rd *r, struct dat_meta *m)
 	ret = rd_sized_blob(r, 8, "saved command lines");
 	if (!ret)
 		ret = rd_num(r, 4, &cpus, "CPU count");
+	m->cpus = (uint32_t)cpus;
 	if (!ret)
 		ret = scan_v6_options(r, m);
 	return ret;
@@ -239,7 +240,7 @@ static int scan_v6(struct rd *r, struct dat_meta *m)
 
 static int scan_v7_section(struct rd *r, struct dat_meta *m, uint64_t *next)
 {
-	uint64_t id, flags, desc, size, end, opt, len;
+	uint64_t id, flags, desc, size, end, opt, len, cpus = 0;
 	int ret;
 
 	ret = rd_num(r, 2, &id, "section id");
@@ -272,10 +273,14 @@ static int scan_v7_section(struct rd *r, struct dat_meta *m, uint64_t *next)
 		}
 		if (opt == DAT_OPT_TRACECLOCK)
 			ret = read_clock_option(r, m, len);
+		else if (opt == DAT_OPT_CPUCOUNT && len == 4)
+			ret = rd_num(r, 4, &cpus, "CPUCOUNT option");
 		else
 			ret = rd_skip(r, len, "option data");
 		if (ret)
 			return ret;
+		if (opt == DAT_OPT_CPUCOUNT && len == 4)
+			m->cpus = (uint32_t)cpus;
 	}
 	return fail(r, "options section without DONE");
 }

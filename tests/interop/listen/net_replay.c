@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A `record -N` client that replays an existing trace.dat (v6 or v7): it splits the file into
+ * the metadata a recording client sends and the per-CPU pages, and streams them to a listener
+ * with protocol 3. Tests use it for deterministic sessions (the result must read like the
+ * original) and for sessions cut short on purpose.
+ *
+ *   net_replay [--udp] [--cut-meta] [--cut-data] [--no-close] HOST PORT FILE
+ */
+#define _FILE_OFFSET_BITS 64
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ktrace/compress.h"
+#include "ktrace/dat_format.h"
+#include "ktrace/net.h"
+#include "listen.h"
+
+struct replay {
+	const uint8_t *file;
+	size_t size;
+	uint8_t *meta;		/* copy: v7 needs its options chain cut */
+	size_t meta_len;
+	struct strbuf cpu[64];
+	uint32_t cpus;
+	uint32_t page;
+	int big;
+};
+
+static void die(const char *what)
+{
+	fprintf(stderr, "net_replay: %s\n", what);
+	exit(2);
+}
+
+static uint64_t num(const struct replay *r, uint64_t off, int bytes)
+{
+	uint64_t v = 0;
+	int i;
+
+	if (off + (uint64_t)bytes > r->size)
+		die("truncated file");
+	for (i = 0; i < bytes; i++)
+		v |= (uint64_t)r->file[off + (uint64_t)i] << (8 * (r->big ? bytes - 1 - i : i));
+	return v;
+}
+
+static void split_v6(struct replay *r, int fd)
+{
+	struct strbuf err = STRBUF_INIT;
+	const uint8_t *p = r->file;
+	struct dat_meta m;
+	uint64_t table;
+	uint32_t i;
+
+	/* The metadata ends right before "flyrecord": the first place where it checks out. */
+	for (;;) {
+		p = memmem(p, r->size - (size_t)(p - r->file), "flyrecord", 10);
+		if (!p)
+			die("no flyrecord in v6 file");
+		strbuf_reset(&err);
+		if (!dat_meta_scan(fd, (uint64_t)(p - r->file), &m, &err))
+			break;
+		p++;
+	}
+	r->meta_len = (size_t)(p - r->file);
+	r->cpus = m.cpus;
+	if (r->cpus > 64)
+		die("too many CPUs");
+	table = r->meta_len + 10;
+	for (i = 0; i < r->cpus; i++)
+		strbuf_add(&r->cpu[i], r->file + num(r, table + 16 * i, 8),
+			   num(r, table + 16 * i + 8, 8));
+	strbuf_release(&err);
+}
+
+static void decompress_cpu(struct replay *r, struct kt_codec *codec, uint64_t off,
+			   uint64_t size, struct strbuf *out)
+{
+	uint64_t chunks = num(r, off, 4), i, c, u;
+	char *buf;
+
+	off += 4;
+	for (i = 0; i < chunks; i++) {
+		c = num(r, off, 4);
+		u = num(r, off + 4, 4);
+		buf = malloc(u);
+		if (!buf || off + 8 + c > r->size ||
+		    kt_codec_decompress(codec, r->file + off + 8, c, buf, u))
+			die("bad compressed chunk");
+		strbuf_add(out, buf, u);
+		free(buf);
+		off += 8 + c;
+	}
+	(void)size;
+}
+
+static void take_buffer(struct replay *r, uint64_t opt, struct kt_codec *codec)
+{
+	uint64_t p = opt + 8, off, size;
+	uint32_t n, i, cpu;
+
+	if (r->file[p] != '\0')
+		return;			/* an instance, not the top buffer */
+	p += 1;
+	p += strlen((const char *)r->file + p) + 1;	/* clock */
+	r->page = (uint32_t)num(r, p, 4);
+	n = (uint32_t)num(r, p + 4, 4);
+	for (i = 0, p += 8; i < n; i++, p += 20) {
+		cpu = (uint32_t)num(r, p, 4);
+		off = num(r, p + 4, 8);
+		size = num(r, p + 12, 8);
+		if (cpu >= 64)
+			die("bad CPU id");
+		if (cpu >= r->cpus)
+			r->cpus = cpu + 1;
+		if (codec)
+			decompress_cpu(r, codec, off, size, &r->cpu[cpu]);
+		else
+			strbuf_add(&r->cpu[cpu], r->file + off, size);
+	}
+	r->meta_len = num(r, opt, 8);
+}
+
+static void split_v7(struct replay *r, struct kt_codec *codec)
+{
+	uint64_t p = 10 + 2 + 2 + 4, next, end, id, len, cut_at = 0, done_at = 0;
+	uint64_t done_pos[64], done_next[64];
+	int nr_done = 0, i;
+
+	p += strlen((const char *)r->file + p) + 1;
+	p += strlen((const char *)r->file + p) + 1;
+	next = num(r, p, 8);
+	while (next) {
+		end = next + 16 + num(r, next + 8, 8);
+		for (p = next + 16; p < end; p += 6 + len) {
+			id = num(r, p, 2);
+			len = num(r, p + 2, 4);
+			if (id == DAT_OPT_BUFFER)
+				take_buffer(r, p + 6, codec);
+			if (id == DAT_OPT_DONE)
+				done_at = p + 6;
+		}
+		next = num(r, done_at, 8);
+		if (nr_done == 64)
+			die("options chain too long");
+		done_pos[nr_done] = done_at;
+		done_next[nr_done++] = next;
+	}
+	/* The chain leaves the metadata where the client's part of it ended. */
+	for (i = 0; i < nr_done && !cut_at; i++)
+		if (done_next[i] >= r->meta_len)
+			cut_at = done_pos[i];
+	if (!r->meta_len || !cut_at)
+		die("no top buffer in v7 file");
+	r->meta = malloc(r->meta_len);
+	memcpy(r->meta, r->file, r->meta_len);
+	/* The client's last options section points nowhere yet: the listener links it. */
+	memset(r->meta + cut_at, 0, 8);
+}
+
+static int connect_to(const char *host, unsigned int port, int udp)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC,
+				  .ai_socktype = udp ? SOCK_DGRAM : SOCK_STREAM };
+	struct addrinfo *res;
+	char serv[16];
+	int fd;
+
+	snprintf(serv, sizeof(serv), "%u", port);
+	if (getaddrinfo(host, serv, &hints, &res))
+		die("cannot resolve the listener");
+	fd = socket(res->ai_family, res->ai_socktype, 0);
+	if (fd < 0 || connect(fd, res->ai_addr, res->ai_addrlen))
+		die("cannot connect");
+	freeaddrinfo(res);
+	return fd;
+}
+
+static void send_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = send(fd, p, len, MSG_NOSIGNAL);
+		if (n <= 0)
+			die("send failed (listener closed?)");
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+static void recv_exact(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = recv(fd, p, len, 0);
+		if (n <= 0)
+			die("listener closed the connection");
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+static void expect(int fd, const char *what, size_t len)
+{
+	char buf[16];
+
+	recv_exact(fd, buf, len);
+	if (memcmp(buf, what, len))
+		die("unexpected reply");
+}
+
+static void handshake(int fd, struct replay *r, int udp, unsigned int *ports)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint8_t hdr[NET_MSG_HDR_LEN];
+	struct net_msg m;
+	uint32_t size;
+
+	expect(fd, NET_GREETING, NET_GREETING_LEN);
+	send_all(fd, NET_V3_REQUEST, sizeof(NET_V3_REQUEST));
+	expect(fd, "V3", 3);
+	send_all(fd, NET_V3_MAGIC, NET_V3_MAGIC_LEN);
+	expect(fd, "OK", 2);
+	net_encode_tinit(&sb, r->cpus, r->page, !udp);
+	send_all(fd, sb.buf, sb.len);
+	recv_exact(fd, hdr, sizeof(hdr));
+	size = ntohl(*(uint32_t *)hdr);
+	if (size < sizeof(hdr) || size > NET_MSG_MAX_LEN)
+		die("bad RINIT size");
+	strbuf_reset(&sb);
+	strbuf_add(&sb, hdr, sizeof(hdr));
+	strbuf_grow(&sb, size);
+	recv_exact(fd, sb.buf + sizeof(hdr), size - sizeof(hdr));
+	sb.len = size;
+	if (net_msg_parse(sb.buf, sb.len, &m) != (int)size || net_rinit_ports(&m, ports, r->cpus))
+		die("bad RINIT");
+	strbuf_release(&sb);
+}
+
+static void send_meta(int fd, const struct replay *r, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	net_encode_data(&sb, r->meta, len);
+	if (len == r->meta_len)
+		net_encode_simple(&sb, NET_FIN_DATA);
+	send_all(fd, sb.buf, sb.len);
+	strbuf_release(&sb);
+}
+
+static void send_cpu(const char *host, unsigned int port, int udp, const struct strbuf *data,
+		     size_t len, uint32_t page)
+{
+	int fd = connect_to(host, port, udp);
+	size_t off;
+
+	for (off = 0; udp && off < len; off += page) {
+		send_all(fd, data->buf + off, page);
+		if (!(off / page % 16))
+			usleep(1000);	/* loopback UDP drops what the listener has no room for */
+	}
+	if (!udp)
+		send_all(fd, data->buf, len);
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	int udp = 0, cut_meta = 0, cut_data = 0, no_close = 0, fd, i = 1;
+	struct replay r = { 0 };
+	unsigned int ports[64];
+	struct kt_codec *codec = NULL;
+	enum kt_compression c;
+	struct stat st;
+	uint32_t cpu;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		udp |= !strcmp(argv[i], "--udp");
+		cut_meta |= !strcmp(argv[i], "--cut-meta");
+		cut_data |= !strcmp(argv[i], "--cut-data");
+		no_close |= !strcmp(argv[i], "--no-close");
+	}
+	if (argc - i != 3)
+		die("usage: net_replay [--udp] [--cut-meta] [--cut-data] [--no-close] HOST PORT FILE");
+	fd = open(argv[i + 2], O_RDONLY);
+	if (fd < 0 || fstat(fd, &st))
+		die("cannot open the file");
+	r.size = (size_t)st.st_size;
+	r.file = mmap(NULL, r.size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (r.file == MAP_FAILED || r.size < 32)
+		die("cannot map the file");
+	r.big = r.file[12];
+	r.page = (uint32_t)num(&r, 14, 4);
+	if (r.file[10] == '6') {
+		split_v6(&r, fd);
+		r.meta = malloc(r.meta_len);
+		memcpy(r.meta, r.file, r.meta_len);
+	} else {
+		if (kt_compression_from_name((const char *)r.file + 18, &c))
+			die("unknown compression");
+		if (c != KT_COMP_NONE && kt_codec_new(c, &codec))
+			die("no codec");
+		split_v7(&r, codec);
+	}
+	fd = connect_to(argv[i], (unsigned int)atoi(argv[i + 1]), 0);
+	handshake(fd, &r, udp, ports);
+	send_meta(fd, &r, cut_meta ? r.meta_len / 2 : r.meta_len);
+	if (cut_meta)
+		return 0;
+	for (cpu = 0; cpu < r.cpus; cpu++)
+		send_cpu(argv[i], ports[cpu], udp, &r.cpu[cpu],
+			 cut_data ? r.cpu[cpu].len / r.page / 2 * r.page : r.cpu[cpu].len, r.page);
+	if (!cut_data && !no_close) {
+		struct strbuf sb = STRBUF_INIT;
+
+		net_encode_simple(&sb, NET_CLOSE);
+		send_all(fd, sb.buf, sb.len);
+		strbuf_release(&sb);
+	}
+	close(fd);
+	kt_codec_free(codec);
+	return 0;
+}
