@@ -279,6 +279,7 @@ static int record_run(struct record_run *run)
 
 		ret = ret ? ret : r;
 	}
+	rec_session_close(&run->session);
 	finish_undo(run);
 	record_child_cleanup(&run->child);
 	unblock_signals(run);

@@ -286,18 +286,31 @@ int rec_session_write(struct rec_session *s, int out_fd, bool date, struct strbu
 	return ret;
 }
 
-void rec_session_release(struct rec_session *s)
+void rec_session_close(struct rec_session *s)
 {
 	int i, cpu;
 
 	for (i = 0; s->bufs && i < s->nr_bufs; i++) {
+		for (cpu = 0; s->bufs[i].cpus && cpu < s->nr_cpus; cpu++) {
+			struct rec_cpu *c = &s->bufs[i].cpus[cpu];
+
+			recorder_free(c->rec);
+			c->rec = NULL;
+			if (c->fd >= 0)
+				close(c->fd);
+			c->fd = -1;
+		}
+	}
+}
+
+void rec_session_release(struct rec_session *s)
+{
+	int i;
+
+	rec_session_close(s);
+	for (i = 0; s->bufs && i < s->nr_bufs; i++) {
 		struct rec_buffer *b = &s->bufs[i];
 
-		for (cpu = 0; b->cpus && cpu < s->nr_cpus; cpu++) {
-			recorder_free(b->cpus[cpu].rec);
-			if (b->cpus[cpu].fd >= 0)
-				close(b->cpus[cpu].fd);
-		}
 		free(b->cpus);
 		free(b->name);
 		free(b->dir);

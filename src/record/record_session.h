@@ -62,6 +62,11 @@ int rec_session_tids(const struct rec_session *s, pid_t **tids, int *nr);
 int rec_session_finish(struct rec_session *s, struct strbuf *err);
 /* Writes the trace.dat to out_fd: metadata, options, every buffer. */
 int rec_session_write(struct rec_session *s, int out_fd, bool date, struct strbuf *err);
+/*
+ * Stops using tracefs and the temp files (an instance with an open trace_pipe_raw cannot be
+ * removed); the counters stay for the summary.
+ */
+void rec_session_close(struct rec_session *s);
 void rec_session_release(struct rec_session *s);
 
 int rec_read_counters(const char *dir, int cpu, struct cpu_counters *c);
