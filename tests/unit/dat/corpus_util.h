@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTRACE_TEST_CORPUS_UTIL_H
+#define KTRACE_TEST_CORPUS_UTIL_H
+
+/* Helpers shared by the dat unit tests: corpus paths and whole-file reads. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* argv[1] of the test: the corpus folder (meson passes corpus_dir). */
+static inline char *corpus_path(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+
+	if (p)
+		snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+static inline unsigned char *read_whole(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf = NULL;
+	long size;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+		buf = malloc(size ? size : 1);
+		if (buf && fread(buf, 1, size, f) != (size_t)size) {
+			free(buf);
+			buf = NULL;
+		}
+		*len = (size_t)size;
+	}
+	fclose(f);
+	return buf;
+}
+
+#endif
