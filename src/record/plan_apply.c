@@ -151,6 +151,10 @@ static int event_file(struct applier *ap, const struct resolved_event *r, const 
 	return strbuf_addf(out, "events/%s/%s/%s", r->system, r->name, file);
 }
 
+/*
+ * The undo entry ("!trigger") is saved only once the kernel took the trigger: when the same
+ * trigger already existed, the write fails and undo must not remove the user's one.
+ */
 static int add_trigger(struct applier *ap, const char *file, const char *trigger)
 {
 	struct strbuf undo_text = STRBUF_INIT;
@@ -158,15 +162,26 @@ static int add_trigger(struct applier *ap, const char *file, const char *trigger
 
 	ret = tfs_path(&ap->path, ap->inst, file);
 	if (!ret)
-		ret = strbuf_addf(&undo_text, "!%s", trigger);
-	/* Saved before writing: a half-applied trigger is removed too. */
-	if (!ret)
-		ret = undo_save_append(ap->undo, ap->path.buf, undo_text.buf);
-	if (!ret)
 		ret = tfs_write(ap->path.buf, trigger, strlen(trigger), false);
 	if (ret && ret != -ENOMEM)
 		write_failed(ap, trigger, ret);
+	if (!ret)
+		ret = strbuf_addf(&undo_text, "!%s", trigger);
+	if (!ret)
+		ret = undo_save_append(ap->undo, ap->path.buf, undo_text.buf);
 	strbuf_release(&undo_text);
+	return ret;
+}
+
+/* Enable files need no saving of their own: set_event, saved before, restores them all. */
+static int write_enable(struct applier *ap, const char *file, bool on)
+{
+	int ret = tfs_path(&ap->path, ap->inst, file);
+
+	if (!ret)
+		ret = tfs_write(ap->path.buf, on ? "1" : "0", 1, true);
+	if (ret && ret != -ENOMEM)
+		write_failed(ap, on ? "1" : "0", ret);
 	return ret;
 }
 
@@ -178,7 +193,7 @@ static int apply_event(struct applier *ap, const struct resolved_event *r)
 
 	ret = event_file(ap, r, "enable", &file);
 	if (!ret)
-		ret = set_file(ap, file.buf, ev->negate ? "0" : "1");
+		ret = write_enable(ap, file.buf, !ev->negate);
 	if (!ret && ev->filter && !ev->negate) {
 		ret = event_file(ap, r, "filter", &file);
 		if (!ret)

@@ -123,6 +123,28 @@ static int check_in_file(const struct plan *plan, const char *file, const char *
 	return ret;
 }
 
+/* The option names of options/ (what -O takes, without the "no" of trace_options). */
+static int option_names(char ***out)
+{
+	struct strbuf path = STRBUF_INIT;
+	char **words = NULL;
+	int i, ret;
+
+	*out = NULL;
+	ret = tfs_path(&path, NULL, "trace_options");
+	if (!ret)
+		ret = tfs_words(path.buf, &words);
+	for (i = 0; !ret && words && words[i]; i++) {
+		tfs_path(&path, NULL, "options/");
+		strbuf_addstr(&path, words[i] + 2);
+		ret = plan_strv_push(out, strncmp(words[i], "no", 2) || access(path.buf, F_OK) ?
+				     words[i] : words[i] + 2);
+	}
+	plan_strv_free(words);
+	strbuf_release(&path);
+	return ret;
+}
+
 /* Options are files of options/; "noNAME" clears NAME. */
 static int check_option(const struct plan *plan, const char *opt)
 {
@@ -140,10 +162,8 @@ static int check_option(const struct plan *plan, const char *opt)
 	}
 	strbuf_addstr(&path, name);
 	if (access(path.buf, F_OK)) {
-		ret = tfs_path(&path, NULL, "trace_options");
-		if (!ret)
-			ret = tfs_words(path.buf, &names);
-		ret = unknown_name(plan, "-O", opt, "option", names, "-o");
+		option_names(&names);
+		ret = unknown_name(plan, "-O", name, "option", names, "-o");
 	}
 	plan_strv_free(names);
 	strbuf_release(&path);
