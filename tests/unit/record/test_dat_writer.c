@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The trace.dat writer, read back by ktrace's reader: for v6 and v7 with each compression, two
+ * buffers (the top one with an empty CPU, an instance), the pages must come back byte for byte
+ * and the layout facts (version, compression, buffer names, clocks, options) must match.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ktrace/dat.h"
+#include "ktrace/dat_format.h"
+#include "ktrace/dat_writer.h"
+
+#define PS 4096
+
+static const char header_page[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
+static const char header_event[] =
+	"# compressed entry header\n\ttype_len    :    5 bits\n\ttime_delta  :   27 bits\n"
+	"\tarray       :   32 bits\n\n\tpadding     : type == 29\n\ttime_extend : type == 30\n"
+	"\ttime_stamp : type == 31\n\tdata max type_len  == 28\n";
+
+/* A page with a valid empty-ish header: timestamp, commit = bytes used, then filler. */
+static void make_page(char *page, int seed)
+{
+	uint64_t ts = 1000 + (uint64_t)seed, commit = 0;
+	int i;
+
+	memset(page, 0, PS);
+	memcpy(page, &ts, 8);
+	memcpy(page + 8, &commit, 8);
+	for (i = 16; i < 64; i++)
+		page[i] = (char)(seed * 7 + i);
+}
+
+/* A temp file holding `nr` pages, raw or as the recorder's compressed chunks of 2 pages. */
+static int source_file(enum kt_compression comp, int nr, int seed, struct dat_cpu_source *src)
+{
+	char tmpl[] = "/tmp/ktrace-writer-test-XXXXXX";
+	char pages[2 * PS];
+	int fd = mkstemp(tmpl), i;
+
+	assert_true(fd >= 0);
+	unlink(tmpl);
+	memset(src, 0, sizeof(*src));
+	src->fd = fd;
+	for (i = 0; i < nr; i += 2) {
+		int n = nr - i < 2 ? nr - i : 2;
+		size_t clen = kt_compress_bound(comp, sizeof(pages));
+		char *z = malloc(clen + 8);
+		uint32_t hdr[2];
+
+		make_page(pages, seed + i);
+		make_page(pages + PS, seed + i + 1);
+		if (comp == KT_COMP_NONE) {
+			assert_int_equal(write(fd, pages, (size_t)n * PS), n * PS);
+			src->size += (uint64_t)n * PS;
+		} else {
+			assert_int_equal(kt_compress(comp, pages, (size_t)n * PS, z + 8, &clen), 0);
+			hdr[0] = (uint32_t)clen;
+			hdr[1] = (uint32_t)(n * PS);
+			memcpy(z, hdr, 8);
+			assert_int_equal(write(fd, z, clen + 8), (ssize_t)(clen + 8));
+			src->size += clen + 8;
+			src->nr_chunks++;
+		}
+		src->raw_size += (uint64_t)n * PS;
+		free(z);
+	}
+	return fd;
+}
+
+static void write_file(const char *path, int version, enum kt_compression comp)
+{
+	struct dat_writer_config cfg = { .version = version, .compression = comp, .page_size = PS };
+	struct dat_blob hp = { header_page, sizeof(header_page) - 1 };
+	struct dat_blob he = { header_event, sizeof(header_event) - 1 };
+	struct dat_blob empty = { "", 0 };
+	struct dat_cpu_source top[2], inst[1];
+	struct dat_buffer_source bufs[2] = {
+		{ .name = "", .clock = "local", .page_size = PS, .cpus = top, .nr_cpus = 2 },
+		{ .name = "inst", .clock = "global", .page_size = PS, .cpus = inst, .nr_cpus = 1 },
+	};
+	struct strbuf err = STRBUF_INIT;
+	struct dat_writer *w;
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	assert_true(fd >= 0);
+	source_file(comp, 3, 0, &top[0]);
+	top[0].cpu = 0;
+	source_file(comp, 0, 0, &top[1]);
+	top[1].cpu = 1;
+	source_file(comp, 1, 100, &inst[0]);
+	inst[0].cpu = 0;
+	assert_int_equal(dat_writer_open(fd, &cfg, &w, &err), 0);
+	assert_int_equal(dat_writer_headers(w, &hp, &he, &err), 0);
+	assert_int_equal(dat_writer_ftrace_formats(w, NULL, 0, &err), 0);
+	assert_int_equal(dat_writer_event_formats(w, NULL, 0, &err), 0);
+	assert_int_equal(dat_writer_kallsyms(w, &empty, &err), 0);
+	assert_int_equal(dat_writer_printk(w, &empty, &err), 0);
+	assert_int_equal(dat_writer_cmdlines(w, &empty, &err), 0);
+	assert_int_equal(dat_writer_add_option(w, DAT_OPT_UNAME, "Linux test", 11), 0);
+	assert_int_equal(dat_writer_add_option(w, DAT_OPT_TRACECLOCK, "[local] global\n", 16), 0);
+	assert_int_equal(dat_writer_cpu_count(w, 2), 0);
+	assert_int_equal(dat_writer_buffers(w, bufs, 2, &err), 0);
+	assert_int_equal(dat_writer_finish(w, &err), 0);
+	dat_writer_free(w);
+	close(top[0].fd);
+	close(top[1].fd);
+	close(inst[0].fd);
+	close(fd);
+	strbuf_release(&err);
+}
+
+static void expect_pages(struct dat_file *df, int buffer, int cpu_index, int nr, int seed)
+{
+	struct dat_page_stream *ps;
+	struct strbuf err = STRBUF_INIT;
+	char want[PS];
+	const void *page;
+	int i;
+
+	assert_int_equal(dat_page_stream_open(df, buffer, cpu_index, &ps, &err), 0);
+	for (i = 0; i < nr; i++) {
+		assert_int_equal(dat_page_stream_next(ps, &page, &err), 1);
+		make_page(want, seed + i);
+		assert_memory_equal(page, want, PS);
+	}
+	assert_int_equal(dat_page_stream_next(ps, &page, &err), 0);
+	dat_page_stream_close(ps);
+	strbuf_release(&err);
+}
+
+static const struct dat_cpu *find_cpu(const struct dat_buffer *b, int cpu, int *index)
+{
+	int i;
+
+	for (i = 0; i < b->nr_cpus; i++) {
+		if (b->cpus[i].cpu == cpu) {
+			*index = i;
+			return &b->cpus[i];
+		}
+	}
+	return NULL;
+}
+
+static void round_trip(int version, enum kt_compression comp)
+{
+	char path[] = "/tmp/ktrace-writer-dat-XXXXXX";
+	struct strbuf err = STRBUF_INIT;
+	const struct dat_buffer *b;
+	struct dat_file *df;
+	uint32_t size;
+	int fd = mkstemp(path), idx = -1;
+
+	assert_true(fd >= 0);
+	close(fd);
+	write_file(path, version, comp);
+	if (dat_file_open(path, &df, &err))
+		fail_msg("v%d %s: %s", version, kt_compression_name(comp), strbuf_str(&err));
+	assert_int_equal(dat_file_version(df), version);
+	assert_int_equal(dat_file_compression(df), version < 7 ? KT_COMP_NONE : comp);
+	assert_int_equal(dat_file_nr_buffers(df), 2);
+	b = dat_file_buffer(df, 0);
+	assert_string_equal(b->name, "");
+	assert_string_equal(b->clock, "local");
+	assert_non_null(find_cpu(b, 0, &idx));
+	expect_pages(df, 0, idx, 3, 0);
+	b = dat_file_buffer(df, 1);
+	assert_string_equal(b->name, "inst");
+	assert_non_null(find_cpu(b, 0, &idx));
+	expect_pages(df, 1, idx, 1, 100);
+	assert_non_null(dat_file_option(df, DAT_OPT_UNAME, 0, &size));
+	dat_file_close(df);
+	unlink(path);
+	strbuf_release(&err);
+}
+
+static void test_v7_zstd(void **state)
+{
+	(void)state;
+	round_trip(7, KT_COMP_ZSTD);
+}
+
+static void test_v7_zlib(void **state)
+{
+	(void)state;
+	round_trip(7, KT_COMP_ZLIB);
+}
+
+static void test_v7_none(void **state)
+{
+	(void)state;
+	round_trip(7, KT_COMP_NONE);
+}
+
+static void test_v6(void **state)
+{
+	(void)state;
+	round_trip(6, KT_COMP_NONE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_v7_zstd),
+		cmocka_unit_test(test_v7_zlib),
+		cmocka_unit_test(test_v7_none),
+		cmocka_unit_test(test_v6),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
