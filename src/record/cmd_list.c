@@ -113,47 +113,43 @@ static void print_event(const struct list_args *a, char *line)
 	print_event_detail(line, colon + 1, a->event_flags);
 }
 
-static int list_events(const struct list_args *a)
+/* Calls fn on each line of FILE that matches the regular expression (of flag FLAG). */
+static int grep_file(const char *file, const char *pattern, const char *flag,
+		     void (*fn)(const struct list_args *a, char *line), const struct list_args *a)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *save = NULL, *line;
 	regex_t re;
 	int ret;
 
-	if (compile(&re, a->event_re ? a->event_re : ".", "-e"))
+	if (compile(&re, pattern ? pattern : ".", flag))
 		return -EINVAL;
-	ret = tfs_inst_read(NULL, "available_events", &sb);
+	ret = tfs_inst_read(NULL, file, &sb);
 	if (ret)
-		fprintf(stderr, "ktrace list: cannot read available_events: %s\n", tfs_cause(ret));
+		fprintf(stderr, "ktrace list: cannot read %s/%s: %s\n", tracefs_tracing_dir(), file,
+			tfs_cause(ret));
 	for (line = ret ? NULL : strtok_r(sb.buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
 		if (!regexec(&re, line, 0, NULL, 0))
-			print_event(a, line);
+			fn(a, line);
 	regfree(&re);
 	strbuf_release(&sb);
 	return ret;
 }
 
+static int list_events(const struct list_args *a)
+{
+	return grep_file("available_events", a->event_re, "-e", print_event, a);
+}
+
+static void print_line(const struct list_args *a, char *line)
+{
+	printf("%s\n", line);
+}
+
 static int list_functions(const struct list_args *a)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char *save = NULL, *line;
-	regex_t re;
-	int ret;
-
-	if (compile(&re, a->func_re ? a->func_re : ".", "-f"))
-		return -EINVAL;
-	ret = tfs_inst_read(NULL, "available_filter_functions", &sb);
-	if (ret)
-		fprintf(stderr, "ktrace list: cannot read %s/available_filter_functions: %s\n",
-			tracefs_tracing_dir(), tfs_cause(ret));
-	for (line = ret ? NULL : strtok_r(sb.buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		if (!regexec(&re, line, 0, NULL, 0))
-			printf("%s\n", line);
-	regfree(&re);
-	strbuf_release(&sb);
-	return ret;
+	return grep_file("available_filter_functions", a->func_re, "-f", print_line, a);
 }
 
 static int list_options_state(void)

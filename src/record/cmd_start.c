@@ -13,6 +13,7 @@
 
 #include "ktrace/command.h"
 #include "ktrace/options.h"
+#include "control_args.h"
 #include "plan_internal.h"
 
 int cmd_start(int argc, char **argv)
@@ -81,30 +82,15 @@ static int stop_all_instances(void)
 
 int cmd_stop(int argc, char **argv)
 {
-	bool all = false, top = false;
-	char **names = NULL;
-	struct kt_getopt g;
-	int id, i, ret = kt_getopt_init(&g, &stop_help, argc, argv);
+	struct control_args a;
+	int i, ret = control_args_parse(&stop_help, argc, argv, &a);
 
-	while (!ret && (id = kt_getopt_next(&g)) != -1) {
-		if (id == 'h') {
-			kt_usage(stdout, &stop_help);
-			ret = PLAN_HELP_SHOWN;
-		} else if (id == 'B') {
-			ret = plan_strv_push(&names, g.arg);
-		} else if (id == 'a' || id == 't') {
-			*(id == 'a' ? &all : &top) = true;
-		} else {
-			ret = -EINVAL;
-		}
-	}
-	kt_getopt_release(&g);
-	if (!ret && (top || (!all && !names)))
+	if (!ret && (a.seen['t'] || (!a.seen['a'] && !a.names)))
 		ret = stop_instance(NULL);
-	for (i = 0; names && names[i] && ret >= 0 && ret != PLAN_HELP_SHOWN; i++)
-		ret = stop_instance(names[i]);
-	if (!ret && all)
+	for (i = 0; !ret && a.names && a.names[i]; i++)
+		ret = stop_instance(a.names[i]);
+	if (!ret && a.seen['a'])
 		ret = stop_all_instances();
-	plan_strv_free(names);
+	plan_strv_free(a.names);
 	return ret == PLAN_HELP_SHOWN ? 0 : ret ? 1 : 0;
 }

@@ -14,6 +14,7 @@
 
 #include "ktrace/command.h"
 #include "ktrace/options.h"
+#include "control_args.h"
 #include "plan_internal.h"
 #include "tracefs_defaults.h"
 
@@ -52,24 +53,26 @@ static void print_events(const char *inst)
 	strbuf_release(&sb);
 }
 
-/* One section listing "system:event  text" for every event whose FILE says something. */
+/* The filters and triggers that are set, each section gathered over all events. */
 struct event_scan {
+	const char *inst;
 	struct strbuf filters;
 	struct strbuf triggers;
 };
 
-static void scan_event(const char *inst, const char *sys, const char *ev, struct event_scan *s)
+static void scan_event(const char *sys, const char *ev, void *arg)
 {
+	struct event_scan *s = arg;
 	struct strbuf file = STRBUF_INIT, sb = STRBUF_INIT;
 	char *save = NULL, *line;
 
 	strbuf_addf(&file, "events/%s/%s/filter", sys, ev);
-	read_setting(inst, file.buf, &sb);
+	read_setting(s->inst, file.buf, &sb);
 	if (sb.len && strcmp(sb.buf, "none"))
 		strbuf_addf(&s->filters, "   %s:%s %s\n", sys, ev, sb.buf);
 	strbuf_reset(&file);
 	strbuf_addf(&file, "events/%s/%s/trigger", sys, ev);
-	read_setting(inst, file.buf, &sb);
+	read_setting(s->inst, file.buf, &sb);
 	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		if (line[0] != '#')
 			strbuf_addf(&s->triggers, "   %s:%s %s\n", sys, ev, line);
@@ -79,20 +82,9 @@ static void scan_event(const char *inst, const char *sys, const char *ev, struct
 
 static void print_filters_triggers(const char *inst)
 {
-	struct event_scan s = { STRBUF_INIT, STRBUF_INIT };
-	char **systems = NULL, **events = NULL;
-	int i, j;
+	struct event_scan s = { inst, STRBUF_INIT, STRBUF_INIT };
 
-	if (tfs_systems(&systems))
-		return;
-	for (i = 0; systems[i]; i++) {
-		if (tfs_system_events(systems[i], &events))
-			continue;
-		for (j = 0; events[j]; j++)
-			scan_event(inst, systems[i], events[j], &s);
-		plan_strv_free(events);
-	}
-	plan_strv_free(systems);
+	tfs_for_each_event(scan_event, &s);
 	if (s.filters.len)
 		printf("\nEvent filters:\n%s", s.filters.buf);
 	if (s.triggers.len)
@@ -205,36 +197,21 @@ static void print_instance_names(void)
 
 int cmd_stat(int argc, char **argv)
 {
-	bool top = false, all_options = false;
-	char **names = NULL;
-	struct kt_getopt g;
-	int id, i, ret = kt_getopt_init(&g, &stat_help, argc, argv);
+	struct control_args a;
+	int i, ret = control_args_parse(&stat_help, argc, argv, &a);
 
-	while (!ret && (id = kt_getopt_next(&g)) != -1) {
-		if (id == 'h') {
-			kt_usage(stdout, &stat_help);
-			ret = PLAN_HELP_SHOWN;
-		} else if (id == 'B') {
-			ret = plan_strv_push(&names, g.arg);
-		} else if (id == 't' || id == 'o') {
-			*(id == 't' ? &top : &all_options) = true;
-		} else {
-			ret = -EINVAL;
-		}
-	}
-	kt_getopt_release(&g);
-	for (i = 0; !ret && names && names[i]; i++) {
-		if (!tracefs_instance_exists(names[i])) {
-			fprintf(stderr, "ktrace stat: -B '%s': no such instance\n", names[i]);
+	for (i = 0; !ret && a.names && a.names[i]; i++) {
+		if (!tracefs_instance_exists(a.names[i])) {
+			fprintf(stderr, "ktrace stat: -B '%s': no such instance\n", a.names[i]);
 			ret = -ENOENT;
 		}
 	}
-	if (!ret && (top || !names)) {
-		stat_instance(NULL, all_options);
+	if (!ret && (a.seen['t'] || !a.names)) {
+		stat_instance(NULL, a.seen['o']);
 		print_instance_names();
 	}
-	for (i = 0; !ret && names && names[i]; i++)
-		stat_instance(names[i], all_options);
-	plan_strv_free(names);
+	for (i = 0; !ret && a.names && a.names[i]; i++)
+		stat_instance(a.names[i], a.seen['o']);
+	plan_strv_free(a.names);
 	return ret == PLAN_HELP_SHOWN ? 0 : ret ? 1 : 0;
 }

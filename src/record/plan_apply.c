@@ -385,8 +385,27 @@ int plan_apply(const struct plan *plan, struct tracefs_undo **undo)
 	return ret;
 }
 
-static int write_pids_all(const struct plan *plan, struct tracefs_undo *undo, const char *file,
-			  const pid_t *pids, int nr)
+struct pid_list {
+	const char *file;
+	const pid_t *pids;
+	int nr;
+};
+
+static int append_pids(struct applier *ap, const void *arg)
+{
+	const struct pid_list *l = arg;
+
+	return apply_pids(ap, l->file, l->pids, l->nr, false);
+}
+
+static int write_tracing_on(struct applier *ap, const void *arg)
+{
+	return set_file(ap, "tracing_on", *(const bool *)arg ? "1" : "0");
+}
+
+/* Runs fn on every instance the plan configures, stopping at the first error. */
+static int for_each_used(const struct plan *plan, struct tracefs_undo *undo,
+			 int (*fn)(struct applier *ap, const void *arg), const void *arg)
 {
 	struct applier ap = { .plan = plan, .undo = undo, .path = STRBUF_INIT };
 	int i, ret = 0;
@@ -395,7 +414,7 @@ static int write_pids_all(const struct plan *plan, struct tracefs_undo *undo, co
 		if (!plan_instance_in_use(plan, i))
 			continue;
 		ap.inst = plan->instances[i].name;
-		ret = apply_pids(&ap, file, pids, nr, false);
+		ret = fn(&ap, arg);
 	}
 	strbuf_release(&ap.path);
 	return ret;
@@ -404,26 +423,20 @@ static int write_pids_all(const struct plan *plan, struct tracefs_undo *undo, co
 int plan_set_event_pids(const struct plan *plan, struct tracefs_undo *undo, const pid_t *pids,
 			int nr_pids)
 {
-	return write_pids_all(plan, undo, "set_event_pid", pids, nr_pids);
+	struct pid_list l = { "set_event_pid", pids, nr_pids };
+
+	return for_each_used(plan, undo, append_pids, &l);
 }
 
 int plan_set_event_notrace_pids(const struct plan *plan, struct tracefs_undo *undo,
 				const pid_t *pids, int nr_pids)
 {
-	return write_pids_all(plan, undo, "set_event_notrace_pid", pids, nr_pids);
+	struct pid_list l = { "set_event_notrace_pid", pids, nr_pids };
+
+	return for_each_used(plan, undo, append_pids, &l);
 }
 
 int plan_tracing_on(const struct plan *plan, struct tracefs_undo *undo, bool on)
 {
-	struct applier ap = { .plan = plan, .undo = undo, .path = STRBUF_INIT };
-	int i, ret = 0;
-
-	for (i = 0; i < plan->nr_instances && !ret; i++) {
-		if (!plan_instance_in_use(plan, i))
-			continue;
-		ap.inst = plan->instances[i].name;
-		ret = set_file(&ap, "tracing_on", on ? "1" : "0");
-	}
-	strbuf_release(&ap.path);
-	return ret;
+	return for_each_used(plan, undo, write_tracing_on, &on);
 }

@@ -36,6 +36,8 @@ int tfs_words(const char *path, char ***out);
 /* Event systems and events of the top instance; free with plan_strv_free. */
 int tfs_systems(char ***out);
 int tfs_system_events(const char *system, char ***out);
+/* Calls fn for every event of the top instance's events/ (instances have the same ones). */
+int tfs_for_each_event(void (*fn)(const char *sys, const char *event, void *arg), void *arg);
 /* "the kernel refuses writes to FILE (EPERM; lockdown?)" style cause of an errno. */
 const char *tfs_cause(int err);
 

@@ -125,37 +125,32 @@ static void clear_triggers(struct reset_ctx *ctx, const char *inst, const char *
 	strbuf_release(&cmd);
 }
 
-static void reset_event(struct reset_ctx *ctx, const char *inst, const char *sys,
-			const char *event)
+struct event_reset {
+	struct reset_ctx *ctx;
+	const char *inst;
+};
+
+static void reset_event(const char *sys, const char *event, void *arg)
 {
+	struct event_reset *r = arg;
 	struct strbuf file = STRBUF_INIT, sb = STRBUF_INIT;
 
 	strbuf_addf(&file, "events/%s/%s/filter", sys, event);
-	if (!tfs_inst_read(inst, file.buf, &sb) && strncmp(sb.buf, "none", 4))
-		put(ctx, inst, file.buf, "0");
+	if (!tfs_inst_read(r->inst, file.buf, &sb) && strncmp(sb.buf, "none", 4))
+		put(r->ctx, r->inst, file.buf, "0");
 	strbuf_reset(&file);
 	strbuf_addf(&file, "events/%s/%s/trigger", sys, event);
-	clear_triggers(ctx, inst, file.buf);
+	clear_triggers(r->ctx, r->inst, file.buf);
 	strbuf_release(&file);
 	strbuf_release(&sb);
 }
 
 static void reset_events(struct reset_ctx *ctx, const char *inst)
 {
-	char **systems = NULL, **events = NULL;
-	int s, e;
+	struct event_reset r = { ctx, inst };
 
 	put(ctx, inst, "set_event", "");
-	if (tfs_systems(&systems))
-		return;
-	for (s = 0; systems[s]; s++) {
-		if (tfs_system_events(systems[s], &events))
-			continue;
-		for (e = 0; events[e]; e++)
-			reset_event(ctx, inst, systems[s], events[e]);
-		plan_strv_free(events);
-	}
-	plan_strv_free(systems);
+	tfs_for_each_event(reset_event, &r);
 }
 
 /* Function tracer files: under lockdown even reading them fails, and then nothing is set. */

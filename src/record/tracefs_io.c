@@ -162,6 +162,23 @@ int tfs_system_events(const char *system, char ***out)
 	return copy_list(tracefs_system_events(NULL, system), out);
 }
 
+int tfs_for_each_event(void (*fn)(const char *sys, const char *event, void *arg), void *arg)
+{
+	char **systems = NULL, **events = NULL;
+	int s, e, ret;
+
+	ret = tfs_systems(&systems);
+	for (s = 0; !ret && systems[s]; s++) {
+		if (tfs_system_events(systems[s], &events))
+			continue;
+		for (e = 0; events[e]; e++)
+			fn(systems[s], events[e], arg);
+		plan_strv_free(events);
+	}
+	plan_strv_free(systems);
+	return ret;
+}
+
 const char *tfs_cause(int err)
 {
 	if (err == -EPERM || err == -EACCES)
