@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -91,6 +92,17 @@ void rec_status_end(struct rec_status *st)
 		fprintf(stderr, "\r\033[K");
 }
 
+/* ktrace's own threads (recorders included), not the traced command. */
+static double self_cpu(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 static uint32_t buffer_kb(const char *dir)
 {
 	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
@@ -167,9 +179,10 @@ void rec_status_summary(const struct rec_status *st, const struct rec_session *s
 		}
 	}
 	if (!st->quiet && !stat(output, &sbuf))
-		fprintf(stderr, "%llu events, %s of ring buffer in %.2f s -> %s (%s)\n",
+		fprintf(stderr, "%llu events, %s of ring buffer in %.2f s -> %s (%s); "
+			"ktrace used %.2f s of CPU\n",
 			(unsigned long long)total_events, human((double)total_raw, b1, sizeof(b1)),
-			st->seconds, output, human((double)sbuf.st_size, b2, sizeof(b2)));
+			st->seconds, output, human((double)sbuf.st_size, b2, sizeof(b2)), self_cpu());
 	if (!total_events)
 		nothing_recorded(hints);
 }

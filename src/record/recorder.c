@@ -21,6 +21,7 @@
 #include "recorder.h"
 
 #define PIPE_BYTES	(256U << 10)
+#define IDLE_PAUSE_MS	10
 #define CHUNK_PAGES	16	/* pages per compressed chunk: trace-cmd uses 10; bigger packs better */
 
 struct recorder {
@@ -37,6 +38,7 @@ struct recorder {
 	_Atomic uint64_t file_bytes;
 	_Atomic uint32_t nr_chunks;
 	int error;
+	bool ring_woke;		/* the last wait ended on the ring buffer's wake-up */
 	struct kt_codec *codec;
 	char *chunk;		/* raw pages waiting to be compressed */
 	size_t chunk_len, chunk_cap;
@@ -190,20 +192,22 @@ static int take_partial_pages(struct recorder *r)
 	return ret;
 }
 
-/* Sleeps until stop, a wake-up from the ring buffer (when the last drain found data), or timeout. */
-static bool wait_for_work(struct recorder *r, bool progressed)
+/*
+ * Sleeps until stop, the ring buffer's wake-up (at buffer_percent fill), or the timeout. With
+ * buffer_percent 0 the ring buffer is "readable" as soon as a partial page exists, which splice
+ * will not take: after a wake-up that brought nothing, pause briefly instead of spinning.
+ */
+static bool wait_for_work(struct recorder *r, bool idle_wakeup)
 {
 	struct pollfd fds[2] = {
 		{ .fd = r->stop_fd, .events = POLLIN },
 		{ .fd = r->trace_fd, .events = POLLIN },
 	};
+	int timeout = idle_wakeup ? IDLE_PAUSE_MS : r->cfg.wait_ms;
 
-	/*
-	 * The ring buffer reports readable at buffer_percent fill; with buffer_percent 0 it does so
-	 * for a partial page that splice will not take, so only listen to it after real progress.
-	 */
-	if (poll(fds, progressed ? 2 : 1, r->cfg.wait_ms) < 0 && errno != EINTR)
+	if (poll(fds, idle_wakeup ? 1 : 2, timeout) < 0 && errno != EINTR)
 		return true;
+	r->ring_woke = fds[1].revents & POLLIN;
 	return fds[0].revents & POLLIN;
 }
 
@@ -221,7 +225,7 @@ static void *recorder_main(void *arg)
 			ret = (int)moved;
 			break;
 		}
-	} while (!wait_for_work(r, moved > 0));
+	} while (!wait_for_work(r, moved == 0 && r->ring_woke));
 	if (!ret) {
 		moved = drain_full_pages(r);
 		ret = moved < 0 ? (int)moved : take_partial_pages(r);

@@ -11,7 +11,10 @@
  *
  * Threads rather than processes: with splice the data path costs the same either way, and
  * threads share the counters the status line reads without any IPC; each thread has its own
- * pipe, file and codec, so nothing is locked on the data path.
+ * pipe, file and codec, so nothing is locked on the data path. Measured on the 2-CPU test VM
+ * (900000 syscall/marker events, 26 MiB of pages from one CPU, default 1.4 MiB buffer, none
+ * lost): all of ktrace took 0.14 s of CPU uncompressed and 0.20 s with zstd (3 MiB file),
+ * metadata included; processes could only add fork and IPC cost to that.
  */
 #include <stdint.h>
 #include <sys/types.h>
