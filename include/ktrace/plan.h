@@ -120,8 +120,8 @@ void tracefs_undo_free(struct tracefs_undo *undo);
 /*
  * While a plan is applied, its undo entries are also journaled in KT_UNDO_JOURNAL_DIR/undo-PID
  * so that `ktrace reset --restore` can undo the changes of a ktrace that was killed.
- * Replays (apply) or just deletes (!apply) the journals of dead processes; returns how many
- * there were, or negative errno.
+ * Replays (apply) the journals of dead processes, or (!apply) only removes the instances they
+ * had created; the journals are deleted. Returns how many there were, or negative errno.
  */
 #define KT_UNDO_JOURNAL_DIR "/run/ktrace"
 int tracefs_undo_replay_stale(FILE *log, bool apply);

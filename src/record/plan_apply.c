@@ -121,6 +121,24 @@ static int set_option(struct applier *ap, const char *opt)
 	return ret;
 }
 
+static int apply_pids(struct applier *ap, const char *file, const pid_t *pids, int nr,
+		      bool truncate)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int i, ret = 0;
+
+	for (i = 0; i < nr && !ret; i++)
+		ret = strbuf_addf(&sb, "%d ", (int)pids[i]);
+	if (!ret)
+		ret = save_path(ap, file);
+	if (!ret)
+		ret = tfs_write(ap->path.buf, strbuf_str(&sb), sb.len, truncate);
+	if (ret && ret != -ENOMEM)
+		write_failed(ap, strbuf_str(&sb), ret);
+	strbuf_release(&sb);
+	return ret;
+}
+
 static int apply_function(struct applier *ap, const struct plan_instance *inst)
 {
 	int ret = 0;
@@ -137,6 +155,8 @@ static int apply_function(struct applier *ap, const struct plan_instance *inst)
 		ret = set_int(ap, "max_graph_depth", inst->max_graph_depth);
 	if (!ret && inst->func_stack)
 		ret = set_file(ap, "options/func_stack_trace", "1");
+	if (!ret && ap->plan->nr_pids)
+		ret = apply_pids(ap, "set_ftrace_pid", ap->plan->pids, ap->plan->nr_pids, true);
 	return ret;
 }
 
@@ -205,24 +225,6 @@ static int apply_event(struct applier *ap, const struct resolved_event *r)
 			ret = add_trigger(ap, file.buf, ev->triggers[i]);
 	}
 	strbuf_release(&file);
-	return ret;
-}
-
-static int apply_pids(struct applier *ap, const char *file, const pid_t *pids, int nr,
-		      bool truncate)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int i, ret = 0;
-
-	for (i = 0; i < nr && !ret; i++)
-		ret = strbuf_addf(&sb, "%d ", (int)pids[i]);
-	if (!ret)
-		ret = save_path(ap, file);
-	if (!ret)
-		ret = tfs_write(ap->path.buf, strbuf_str(&sb), sb.len, truncate);
-	if (ret && ret != -ENOMEM)
-		write_failed(ap, strbuf_str(&sb), ret);
-	strbuf_release(&sb);
 	return ret;
 }
 

@@ -300,6 +300,15 @@ static int journal_load(const char *path, struct tracefs_undo *undo)
 	return ret;
 }
 
+/* A reset to defaults still removes the instances a killed ktrace had created. */
+static void only_rmdir(struct tracefs_undo *undo)
+{
+	int i;
+
+	for (i = 0; i < undo->nr; i++)
+		undo->entries[i].done = undo->entries[i].kind != UNDO_RMDIR;
+}
+
 static int replay_one(const char *dir, const char *name, FILE *log, bool apply)
 {
 	struct tracefs_undo undo = { .journal_fd = -1 };
@@ -312,21 +321,19 @@ static int replay_one(const char *dir, const char *name, FILE *log, bool apply)
 	if (pid == getpid() || !kill(pid, 0) || errno == EPERM)
 		return 0;
 	ret = strbuf_addf(&path, "%s/%s", dir, name);
-	if (!ret && !apply) {
-		unlink(path.buf);
-		ret = 1;
-		goto out;
-	}
 	if (!ret)
 		ret = journal_load(path.buf, &undo);
+	if (!ret && !apply)
+		only_rmdir(&undo);
 	if (!ret) {
-		ret = tracefs_undo_restore(&undo);
+		/* A setting that cannot be put back is reported; the others still are. */
+		int err = tracefs_undo_restore(&undo);
+
 		if (log)
 			fprintf(log, "restored %d setting(s) left by ktrace pid %d%s\n", undo.nr, pid,
-				ret ? " (some failed)" : "");
+				err ? " (some failed)" : "");
 		unlink(path.buf);
 	}
-out:
 	free_entries(&undo);
 	strbuf_release(&path);
 	return ret ? ret : 1;

@@ -132,6 +132,18 @@ case_journal() {
 	clear_custom_state
 }
 
+# A plain reset after a killed ktrace also removes the instances that ktrace created.
+case_journal_reset() {
+	"$SNAP" > "$TMP/before"
+	"$APPLY_UNDO" --kill -B kt_ctl_k -e sched:sched_switch
+	[ $? -eq 137 ] || fail "the helper was not killed"
+	[ -d $T/instances/kt_ctl_k ] || fail "the killed run's instance is missing"
+	"$KT" reset || fail "reset failed"
+	[ -d $T/instances/kt_ctl_k ] && fail "reset kept the instance of the killed run"
+	echo "$ORIG_ON" > $T/tracing_on
+	same_state "reset after kill"
+}
+
 # start leaves tracing on with the plan applied; stop; reset gives the defaults.
 case_start_stop_reset() {
 	"$SNAP" > "$TMP/before"
@@ -213,7 +225,7 @@ case_record_restore() {
 }
 
 case "$CASE" in
-apply_undo | apply_failure | eperm | suggestions | journal | start_stop_reset | \
+apply_undo | apply_failure | eperm | suggestions | journal | journal_reset | start_stop_reset | \
 reset_instances | list_show | record_restore)
 	"case_$CASE"
 	;;
