@@ -59,10 +59,19 @@ static const struct kt_option plan_options[] = {
 static void plan_help(struct kt_command_help *help, const char *cmd)
 {
 	help->name = cmd;
-	help->usage = "[OPTIONS] [[--] COMMAND [ARGS]]";
-	help->summary = "Configure ftrace from the options; record the trace while COMMAND runs "
-			"(or until Ctrl-C without one).";
 	help->options = plan_options;
+	if (!strcmp(cmd, "record")) {
+		help->usage = "[OPTIONS] [[--] COMMAND [ARGS]]";
+		help->summary = "Configure ftrace from the options; record the trace while COMMAND "
+				"runs (or until Ctrl-C without one).";
+	} else if (!strcmp(cmd, "start")) {
+		help->usage = "[OPTIONS]";
+		help->summary = "Configure ftrace from the options and leave tracing on, without "
+				"recording (record's options; -o and -N do not apply).";
+	} else {
+		help->usage = "[OPTIONS]";
+		help->summary = "Save what the kernel buffers hold into a trace.dat file.";
+	}
 }
 
 void plan_usage(FILE *out, const char *cmd)
