@@ -17,11 +17,13 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <tracefs.h>
 #include <unistd.h>
 
 #include "ktrace/command.h"
 #include "ktrace/plan.h"
 #include "record_child.h"
+#include "record_date.h"
 #include "record_session.h"
 #include "record_status.h"
 
@@ -98,6 +100,18 @@ static int collect_events(const struct plan *plan, struct meta_events *ev)
 	return ret;
 }
 
+/* --date is a convenience: without the offset the trace is still worth writing. */
+static void measure_date(struct record_run *run)
+{
+	char *clock = meta_selected_clock(run->session.bufs[0].dir);
+	int ret = record_date_offset(tracefs_tracing_dir(), clock, &run->session.date);
+
+	if (ret)
+		fprintf(stderr, "ktrace %s: --date: cannot measure the wall-clock offset (%s); "
+			"recording without it\n", run->cmd, strerror(-ret));
+	free(clock);
+}
+
 static int setup_session(struct record_run *run)
 {
 	const char **names = NULL;
@@ -114,6 +128,8 @@ static int setup_session(struct record_run *run)
 	free(names);
 	if (ret)
 		strbuf_addf(&run->err, "preparing the recorders: %s", strerror(-ret));
+	if (!ret && run->plan->date)
+		measure_date(run);
 	return ret;
 }
 
@@ -217,7 +233,7 @@ static int stop_and_write(struct record_run *run, bool write_file)
 	rec_status_end(&run->status);
 	ret = rec_session_finish(&run->session, &run->err);
 	if (!ret && write_file)
-		ret = rec_session_write(&run->session, run->out_fd, run->plan->date, &run->err);
+		ret = rec_session_write(&run->session, run->out_fd, &run->err);
 	return ret;
 }
 
@@ -347,7 +363,7 @@ static int extract_run(struct record_run *run)
 	if (!ret)
 		ret = rec_session_finish(&run->session, &run->err);
 	if (!ret)
-		ret = rec_session_write(&run->session, run->out_fd, run->plan->date, &run->err);
+		ret = rec_session_write(&run->session, run->out_fd, &run->err);
 	free(names);
 	if (run->out_fd >= 0)
 		close(run->out_fd);

@@ -249,6 +249,8 @@ static int write_all(struct rec_session *s, struct dat_writer *w, struct strbuf 
 
 	if (!ret)
 		ret = meta_write_sections(w, s->bufs[0].dir, &s->events, err);
+	if (!ret && s->date)
+		ret = dat_writer_add_option(w, DAT_OPT_DATE, s->date, (uint32_t)strlen(s->date) + 1);
 	if (!ret)
 		ret = meta_add_options(w, s->bufs[0].dir, s->nr_cpus);
 	if (!ret)
@@ -264,7 +266,7 @@ static int write_all(struct rec_session *s, struct dat_writer *w, struct strbuf 
 	return ret;
 }
 
-int rec_session_write(struct rec_session *s, int out_fd, bool date, struct strbuf *err)
+int rec_session_write(struct rec_session *s, int out_fd, struct strbuf *err)
 {
 	struct dat_writer_config cfg = {
 		.version = s->version,
@@ -274,7 +276,6 @@ int rec_session_write(struct rec_session *s, int out_fd, bool date, struct strbu
 	struct dat_writer *w = NULL;
 	int ret;
 
-	(void)date;
 	if (!s->nr_bufs)
 		return -EINVAL;
 	ret = dat_writer_open(out_fd, &cfg, &w, err);
@@ -318,6 +319,7 @@ void rec_session_release(struct rec_session *s)
 	}
 	free(s->bufs);
 	free(s->out_dir);
+	free(s->date);
 	meta_events_release(&s->events);
 	memset(s, 0, sizeof(*s));
 }

@@ -50,6 +50,7 @@ struct rec_session {
 	char *out_dir;		/* where the temp files live */
 	struct meta_events events;
 	int wait_ms;
+	char *date;		/* DATE option text (record --date), or NULL */
 };
 
 /* `names[i]` NULL for the top instance. */
@@ -61,7 +62,7 @@ int rec_session_tids(const struct rec_session *s, pid_t **tids, int *nr);
 /* Finishes every recorder (call with tracing off); first error or 0. */
 int rec_session_finish(struct rec_session *s, struct strbuf *err);
 /* Writes the trace.dat to out_fd: metadata, options, every buffer. */
-int rec_session_write(struct rec_session *s, int out_fd, bool date, struct strbuf *err);
+int rec_session_write(struct rec_session *s, int out_fd, struct strbuf *err);
 /*
  * Stops using tracefs and the temp files (an instance with an open trace_pipe_raw cannot be
  * removed); the counters stay for the summary.
