@@ -179,6 +179,17 @@ int report_fgraph_entry_id(const struct report_fgraph *fg);
 /* "  "/"+ "/"! "/"# "/"$ " then "%lu.%03lu us " padded, then "|  ", as trace-cmd. */
 void report_fgraph_put_duration(struct trace_seq *s, unsigned long long duration);
 
+/* ------------------------------------------------------------------ sched fast path */
+
+/* plugin_sched_switch's text for sched_switch/sched_wakeup(_new), without its per-field lookups */
+struct report_sched;
+
+int report_sched_new(struct tep_handle *tep, struct report_sched **out);
+/* true when `type` is one of those events and its info was appended to sb */
+bool report_sched_print(struct report_sched *rs, struct strbuf *sb, struct tep_record *r,
+			int type);
+void report_sched_free(struct report_sched *rs);
+
 /* ------------------------------------------------------------------ printer */
 
 struct report_printer;

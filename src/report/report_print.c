@@ -4,8 +4,9 @@
  *
  *   [instance prefix][CPU:N [N EVENTS DROPPED]\n]COMM-PID [CPU] TIME: NAME: PADDING INFO
  *
- * The whole line is built in one trace_seq that lives as long as the printer (no allocation
- * per event), then written with one fwrite into a fully buffered stdout.
+ * The line is built in one strbuf that lives as long as the printer (no allocation per
+ * event), then written with one fwrite into a fully buffered stdout. libtraceevent's output
+ * (event text it formats) goes through a scratch trace_seq, also reused.
  */
 #include <errno.h>
 #include <regex.h>
@@ -26,7 +27,9 @@ struct report_printer {
 	struct report_stream *stream;
 	struct report_fgraph *fgraph;
 	int fgraph_entry_id;
-	struct trace_seq seq;
+	struct report_sched *sched;	/* NULL with -N: the plugin is not there */
+	struct strbuf line;		/* the line being built */
+	struct trace_seq seq;		/* scratch for what libtraceevent prints */
 	bool prefix;
 	int prefix_width;
 	unsigned long long last_ts;	/* --ts-diff */
@@ -100,6 +103,11 @@ int report_printer_new(struct dat_file *df, const struct report_printer_conf *co
 			goto fail;
 		p->fgraph_entry_id = report_fgraph_entry_id(p->fgraph);
 	}
+	if (!o->no_plugins) {
+		ret = report_sched_new(p->tep, &p->sched);
+		if (ret)
+			goto fail;
+	}
 	ret = flag_events(p->tep, o->nohandler_events, o->nr_nohandler_events,
 			  TEP_EVENT_FL_NOHANDLE, err);
 	if (!ret)
@@ -122,20 +130,80 @@ static void put_prefix(struct report_printer *p, int buffer)
 		return;
 	b = dat_file_buffer(p->df, buffer);
 	if (buffer && b->name && *b->name)
-		trace_seq_printf(&p->seq, "%*s: ", p->prefix_width, b->name);
+		strbuf_addf(&p->line, "%*s: ", p->prefix_width, b->name);
 	else
-		trace_seq_printf(&p->seq, "%*s  ", p->prefix_width, "");
+		strbuf_addf(&p->line, "%*s  ", p->prefix_width, "");
 }
 
+/* Appends what libtraceevent wrote into the scratch trace_seq. */
+static void take_seq(struct report_printer *p)
+{
+	strbuf_add(&p->line, p->seq.buffer, p->seq.len);
+	trace_seq_reset(&p->seq);
+}
+
+/* printf's %*d, %-*d and %0*d for the few fields of every line, without printf's cost */
+static char *put_int(char *out, long long v, int width, char pad, bool left)
+{
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	char tmp[24];
+	int n = 0, len;
+
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0 && pad == '0') {
+		*out++ = '-';
+		width--;
+	} else if (v < 0) {
+		tmp[n++] = '-';
+	}
+	len = n;
+	while (!left && width-- > len)
+		*out++ = pad;
+	while (n)
+		*out++ = tmp[--n];
+	while (left && width-- > len)
+		*out++ = ' ';
+	return out;
+}
+
+/* %*s (right-aligned), or %*.*s when `max` is set */
+static char *put_str(char *out, const char *str, size_t len, int width, int max)
+{
+	if (max && len > (size_t)max)
+		len = (size_t)max;
+	while (width-- > (int)len)
+		*out++ = ' ';
+	memcpy(out, str, len);
+	return out + len;
+}
+
+/* "%16s-%-5d [%03d]", or "%8.8s-%-5d %3d" in latency format */
 static void put_task(struct report_printer *p, struct tep_record *r)
 {
 	int pid = tep_data_pid(p->tep, r);
 	const char *comm = tep_data_comm_from_pid(p->tep, pid);
+	size_t len = strlen(comm);
+	char *o;
 
-	if (p->o->latency)
-		trace_seq_printf(&p->seq, "%8.8s-%-5d %3d", comm, pid, r->cpu);
-	else
-		trace_seq_printf(&p->seq, "%16s-%-5d [%03d]", comm, pid, r->cpu);
+	if (strbuf_grow(&p->line, len + 64))
+		return;
+	o = p->line.buf + p->line.len;
+	o = put_str(o, comm, len, p->o->latency ? 8 : 16, p->o->latency ? 8 : 0);
+	*o++ = '-';
+	o = put_int(o, pid, 5, ' ', true);
+	*o++ = ' ';
+	if (p->o->latency) {
+		o = put_int(o, r->cpu, 3, ' ', false);
+	} else {
+		*o++ = '[';
+		o = put_int(o, r->cpu, 3, '0', false);
+		*o++ = ']';
+	}
+	p->line.len = (size_t)(o - p->line.buf);
+	*o = '\0';
 }
 
 static void put_ts_diff(struct report_printer *p, unsigned long long ts)
@@ -147,54 +215,81 @@ static void put_ts_diff(struct report_printer *p, unsigned long long ts)
 	if (p->last_ts)
 		snprintf(buf, sizeof(buf), "(+%lld)", (long long)(ts - p->last_ts));
 	p->last_ts = ts;
-	trace_seq_printf(&p->seq, " %-8s", buf);
+	strbuf_addf(&p->line, " %-8s", buf);
 }
 
+/* " NAME: " then blanks up to a 20-character name column */
 static void put_event_name(struct report_printer *p, struct tep_event *event)
 {
-	static const char spaces[] = "                    ";
+	static const char blanks[] = "                    ";
 	const char *name = event ? event->name : "(NULL)";
-	int len = (int)strlen(name);
+	size_t len = strlen(name);
 
-	trace_seq_printf(&p->seq, " %s: ", name);
+	strbuf_addch(&p->line, ' ');
+	strbuf_add(&p->line, name, len);
+	strbuf_add(&p->line, ": ", 2);
 	if (len < 20)
-		trace_seq_printf(&p->seq, "%.*s", 20 - len, spaces);
+		strbuf_add(&p->line, blanks, 20 - len);
+}
+
+/*
+ * The event's text, as libtraceevent's TEP_PRINT_INFO gives it, with the hot paths taken
+ * directly: the sched events, and events whose handler prints everything.
+ */
+static void put_info(struct report_printer *p, struct tep_record *r, struct tep_event *event)
+{
+	struct trace_seq *s = &p->seq;
+	int flags;
+
+	if (!event || p->o->raw || (event->flags & TEP_EVENT_FL_PRINTRAW) || !event->handler ||
+	    (event->flags & TEP_EVENT_FL_NOHANDLE)) {
+		tep_print_event(p->tep, s, r, "%s", p->o->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+		take_seq(p);
+		return;
+	}
+	if (p->sched && report_sched_print(p->sched, &p->line, r, event->id))
+		return;
+	if (event->handler(s, r, event, event->context)) {
+		/* the handler asked for the format's text after its own */
+		flags = event->flags;
+		event->flags |= TEP_EVENT_FL_NOHANDLE;
+		tep_print_event(p->tep, s, r, "%s", TEP_PRINT_INFO);
+		event->flags = flags;
+	}
+	take_seq(p);
 }
 
 static void put_line(struct report_printer *p, struct tep_record *r, struct tep_event *event)
 {
-	struct trace_seq *s = &p->seq;
 	char tbuf[48];
 
 	if (event)
 		put_task(p, r);
 	else
-		trace_seq_puts(s, "[UNKNOWN EVENT]");
+		strbuf_addstr(&p->line, "[UNKNOWN EVENT]");
 	if (p->o->latency) {
 		if (p->o->raw)
-			trace_seq_printf(s, "-0x%x", tep_data_flags(p->tep, r));
+			strbuf_addf(&p->line, "-0x%x", tep_data_flags(p->tep, r));
 		else
-			tep_print_event(p->tep, s, r, "%s", TEP_PRINT_LATENCY);
+			tep_print_event(p->tep, &p->seq, r, "%s", TEP_PRINT_LATENCY);
+		take_seq(p);
 	}
-	if (event) {
-		report_time_format(tbuf, r->ts, p->clock.unit, true);
-		trace_seq_puts(s, tbuf);
-	} else {
-		trace_seq_puts(s, "[UNKNOWN EVENT]");
-	}
+	if (event)
+		strbuf_add(&p->line, tbuf, report_time_format(tbuf, r->ts, p->clock.unit, true));
+	else
+		strbuf_addstr(&p->line, "[UNKNOWN EVENT]");
 	if (p->o->ts_diff)
 		put_ts_diff(p, r->ts);
 	put_event_name(p, event);
-	tep_print_event(p->tep, s, r, "%s", p->o->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	put_info(p, r, event);
 }
 
 int report_print_event(struct report_printer *p, const struct report_event *ev, FILE *out)
 {
-	struct trace_seq *s = &p->seq;
+	struct strbuf *line = &p->line;
 	struct tep_record *src = ev->record;
 	struct tep_event *event;
 	struct tep_record r;
-	size_t len;
 
 	if (p->fgraph_entry_id >= 0 && tep_data_type(p->tep, src) == p->fgraph_entry_id) {
 		/* the look-ahead for the matching exit must not recycle this record */
@@ -205,20 +300,19 @@ int report_print_event(struct report_printer *p, const struct report_event *ev, 
 	r = *src;
 	event = tep_find_event_by_record(p->tep, &r);
 
-	trace_seq_reset(s);
+	strbuf_reset(line);
 	put_prefix(p, ev->buffer);
 	if (r.missed_events > 0)
-		trace_seq_printf(s, "CPU:%d [%lld EVENTS DROPPED]\n", r.cpu, r.missed_events);
+		strbuf_addf(line, "CPU:%d [%lld EVENTS DROPPED]\n", r.cpu, r.missed_events);
 	else if (r.missed_events < 0)
-		trace_seq_printf(s, "CPU:%d [EVENTS DROPPED]\n", r.cpu);
+		strbuf_addf(line, "CPU:%d [EVENTS DROPPED]\n", r.cpu);
 	put_line(p, &r, event);
 
-	if (s->len && s->buffer[s->len - 1] == '\n')
-		s->len--;
+	if (line->len && line->buf[line->len - 1] == '\n')
+		line->len--;
 	/* trace-cmd prints the line with "%.*s": text after a NUL byte is not shown */
-	len = strnlen(s->buffer, s->len);
-	fwrite(s->buffer, 1, len, out);
-	fputc('\n', out);
+	fwrite_unlocked(line->buf, 1, strnlen(line->buf, line->len), out);
+	fputc_unlocked('\n', out);
 	return 0;
 }
 
@@ -233,6 +327,8 @@ void report_printer_free(struct report_printer *p)
 	if (!p)
 		return;
 	report_fgraph_unregister(p->fgraph);
+	report_sched_free(p->sched);
 	trace_seq_destroy(&p->seq);
+	strbuf_release(&p->line);
 	free(p);
 }

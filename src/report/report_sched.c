@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sched_switch and sched_wakeup(_new) are most of the events of a typical trace, and their
+ * libtraceevent plugin (plugin_sched_switch) looks every field up by name and formats each
+ * number with printf. This prints the same text from fields found once, so that large reports
+ * stay fast. It is used only where the plugin's handler would run (plugins loaded, no -R, -n
+ * or -r on the event) and when the event has every field the plugin reads; otherwise the
+ * plugin itself prints.
+ *
+ * Like the plugin, it registers each comm it prints for its pid: later lines name tasks whose
+ * comm was not in the saved cmdlines.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "ktrace/report.h"
+
+struct sched_switch_fields {
+	int id;
+	struct tep_format_field *prev_comm, *prev_pid, *prev_prio, *prev_state;
+	struct tep_format_field *next_comm, *next_pid, *next_prio;
+};
+
+struct sched_wakeup_fields {
+	int id;
+	struct tep_format_field *comm, *pid, *prio, *success, *target_cpu;
+};
+
+struct report_sched {
+	struct tep_handle *tep;
+	bool native;		/* the file's byte order is the host's */
+	int last_registered;	/* pid whose comm was registered last: skip the repeat */
+	struct sched_switch_fields sw;
+	struct sched_wakeup_fields wk[2];	/* sched_wakeup, sched_wakeup_new */
+};
+
+static void find_switch(struct tep_handle *tep, struct sched_switch_fields *f)
+{
+	struct tep_event *e = tep_find_event_by_name(tep, "sched", "sched_switch");
+
+	f->id = -1;
+	if (!e)
+		return;
+	f->prev_comm = tep_find_any_field(e, "prev_comm");
+	f->prev_pid = tep_find_field(e, "prev_pid");
+	f->prev_prio = tep_find_field(e, "prev_prio");
+	f->prev_state = tep_find_field(e, "prev_state");
+	f->next_comm = tep_find_any_field(e, "next_comm");
+	f->next_pid = tep_find_field(e, "next_pid");
+	f->next_prio = tep_find_field(e, "next_prio");
+	if (f->prev_comm && f->prev_pid && f->prev_prio && f->prev_state && f->next_comm &&
+	    f->next_pid && f->next_prio)
+		f->id = e->id;
+}
+
+static void find_wakeup(struct tep_handle *tep, const char *name, struct sched_wakeup_fields *f)
+{
+	struct tep_event *e = tep_find_event_by_name(tep, "sched", name);
+
+	f->id = -1;
+	if (!e)
+		return;
+	f->comm = tep_find_any_field(e, "comm");
+	f->pid = tep_find_field(e, "pid");
+	f->prio = tep_find_field(e, "prio");
+	f->success = tep_find_field(e, "success");
+	f->target_cpu = tep_find_field(e, "target_cpu");
+	if (f->comm && f->pid && f->prio)
+		f->id = e->id;
+}
+
+int report_sched_new(struct tep_handle *tep, struct report_sched **out)
+{
+	struct report_sched *rs = calloc(1, sizeof(*rs));
+
+	if (!rs)
+		return -ENOMEM;
+	rs->tep = tep;
+	rs->native = tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
+	rs->last_registered = -1;
+	find_switch(tep, &rs->sw);
+	find_wakeup(tep, "sched_wakeup", &rs->wk[0]);
+	find_wakeup(tep, "sched_wakeup_new", &rs->wk[1]);
+	*out = rs;
+	return 0;
+}
+
+void report_sched_free(struct report_sched *rs)
+{
+	free(rs);
+}
+
+/* A field's number; the plain load when the file has the host's byte order */
+static unsigned long long val(const struct report_sched *rs, struct tep_format_field *f,
+			      struct tep_record *r)
+{
+	const unsigned char *p = (const unsigned char *)r->data + f->offset;
+	unsigned long long v = 0;
+
+	if (!rs->native) {
+		tep_read_number_field(f, r->data, &v);
+		return v;
+	}
+	switch (f->size) {
+	case 1: return *p;
+	case 2: { uint16_t x; memcpy(&x, p, 2); return x; }
+	case 4: { uint32_t x; memcpy(&x, p, 4); return x; }
+	case 8: { uint64_t x; memcpy(&x, p, 8); return x; }
+	default:
+		tep_read_number_field(f, r->data, &v);
+		return v;
+	}
+}
+
+/* Appends a signed decimal; `sb` has room (callers grow it first). */
+static void put_ll(struct strbuf *sb, long long v)
+{
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		sb->buf[sb->len++] = '-';
+	while (n)
+		sb->buf[sb->len++] = tmp[--n];
+}
+
+static void put_str(struct strbuf *sb, const char *s)
+{
+	while (*s)
+		sb->buf[sb->len++] = *s++;
+}
+
+/* The comm as the plugin prints it, registered for `pid` as the plugin does. */
+static void put_comm(struct report_sched *rs, struct strbuf *sb, struct tep_format_field *f,
+		     struct tep_record *r, int pid)
+{
+	const char *comm = (const char *)r->data + f->offset;
+	size_t len = strnlen(comm, f->size < 64 ? (size_t)f->size : 64);
+	char *start = sb->buf + sb->len;
+
+	memcpy(start, comm, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+	if (pid != rs->last_registered)
+		tep_register_comm(rs->tep, start, pid);
+	rs->last_registered = pid;
+	sb->buf[sb->len++] = ':';
+}
+
+static void put_state(struct strbuf *sb, int state)
+{
+	static const char letters[] = "SDTtZXxW";
+	bool any = false;
+	int i;
+
+	for (i = 0; i < (int)sizeof(letters) - 1; i++) {
+		if (!(state & (1 << i)))
+			continue;
+		if (any)
+			sb->buf[sb->len++] = '|';
+		sb->buf[sb->len++] = letters[i];
+		any = true;
+	}
+	if (!any)
+		sb->buf[sb->len++] = 'R';
+}
+
+static void print_switch(struct report_sched *rs, struct strbuf *sb, struct tep_record *r)
+{
+	struct sched_switch_fields *f = &rs->sw;
+	unsigned long long pid = val(rs, f->prev_pid, r);
+
+	put_comm(rs, sb, f->prev_comm, r, (int)pid);
+	put_ll(sb, (long long)pid);
+	put_str(sb, " [");
+	put_ll(sb, (int)val(rs, f->prev_prio, r));
+	put_str(sb, "] ");
+	put_state(sb, (int)val(rs, f->prev_state, r));
+	put_str(sb, " ==> ");
+	pid = val(rs, f->next_pid, r);
+	put_comm(rs, sb, f->next_comm, r, (int)pid);
+	put_ll(sb, (long long)pid);
+	put_str(sb, " [");
+	put_ll(sb, (int)val(rs, f->next_prio, r));
+	sb->buf[sb->len++] = ']';
+}
+
+static void print_wakeup(struct report_sched *rs, struct sched_wakeup_fields *f,
+			 struct strbuf *sb, struct tep_record *r)
+{
+	unsigned long long pid = val(rs, f->pid, r), cpu;
+
+	put_comm(rs, sb, f->comm, r, (int)pid);
+	put_ll(sb, (long long)pid);
+	put_str(sb, " [");
+	put_ll(sb, (long long)val(rs, f->prio, r));
+	sb->buf[sb->len++] = ']';
+	if (f->success) {
+		put_str(sb, " success=");
+		put_ll(sb, (long long)val(rs, f->success, r));
+	}
+	if (f->target_cpu) {
+		/* " CPU:%03llu" */
+		cpu = val(rs, f->target_cpu, r);
+		put_str(sb, " CPU:");
+		if (cpu < 100)
+			sb->buf[sb->len++] = '0';
+		if (cpu < 10)
+			sb->buf[sb->len++] = '0';
+		put_ll(sb, (long long)cpu);
+	}
+}
+
+bool report_sched_print(struct report_sched *rs, struct strbuf *sb, struct tep_record *r,
+			int type)
+{
+	int i;
+
+	if (type < 0)
+		return false;
+	/* two comms of at most 64 bytes, numbers, separators */
+	if (strbuf_grow(sb, 256))
+		return false;
+	if (type == rs->sw.id) {
+		print_switch(rs, sb, r);
+		return true;
+	}
+	for (i = 0; i < 2; i++) {
+		if (type == rs->wk[i].id) {
+			print_wakeup(rs, &rs->wk[i], sb, r);
+			return true;
+		}
+	}
+	return false;
+}
