@@ -21,6 +21,7 @@ struct applier {
 	struct tracefs_undo *undo;
 	const char *inst;	/* instance name, NULL for the top one */
 	struct strbuf path;
+	int filters_taken;	/* events of the current -e that accepted its filter */
 };
 
 /* The kernel explains a rejected filter or trigger in error_log: show its last lines. */
@@ -205,7 +206,31 @@ static int write_enable(struct applier *ap, const char *file, bool on)
 	return ret;
 }
 
-static int apply_event(struct applier *ap, const struct resolved_event *r)
+/*
+ * An -e matching several events sets its filter where the fields exist, like a system filter
+ * file does: an event without those fields (EINVAL) keeps no filter, quietly.
+ */
+static int set_filter(struct applier *ap, const char *file, const char *filter, bool lenient)
+{
+	int ret;
+
+	if (!lenient) {
+		ret = set_file(ap, file, filter);
+		ap->filters_taken += !ret;
+		return ret;
+	}
+	ret = save_path(ap, file);
+	if (!ret)
+		ret = tfs_write(ap->path.buf, filter, strlen(filter), true);
+	ap->filters_taken += !ret;
+	if (ret != -EINVAL)
+		return ret;
+	/* The file now shows the parse error as if it were a filter: clear it. */
+	tfs_write(ap->path.buf, "0", 1, true);
+	return 0;
+}
+
+static int apply_event(struct applier *ap, const struct resolved_event *r, bool lenient)
 {
 	const struct plan_event *ev = r->ev;
 	struct strbuf file = STRBUF_INIT;
@@ -217,7 +242,7 @@ static int apply_event(struct applier *ap, const struct resolved_event *r)
 	if (!ret && ev->filter && !ev->negate) {
 		ret = event_file(ap, r, "filter", &file);
 		if (!ret)
-			ret = set_file(ap, file.buf, ev->filter);
+			ret = set_filter(ap, file.buf, ev->filter, lenient);
 	}
 	for (i = 0; !ret && !ev->negate && ev->triggers && ev->triggers[i]; i++) {
 		ret = event_file(ap, r, "trigger", &file);
@@ -225,6 +250,34 @@ static int apply_event(struct applier *ap, const struct resolved_event *r)
 			ret = add_trigger(ap, file.buf, ev->triggers[i]);
 	}
 	strbuf_release(&file);
+	return ret;
+}
+
+/* Events of one -e are next to each other in the resolved list. */
+static bool same_spec(const struct resolved_instance *ri, int i, int j)
+{
+	return j >= 0 && j < ri->nr_events && ri->events[i].ev == ri->events[j].ev;
+}
+
+static int apply_events(struct applier *ap, const struct resolved_instance *ri)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < ri->nr_events && !ret; i++) {
+		const struct plan_event *ev = ri->events[i].ev;
+		bool lenient = same_spec(ri, i, i - 1) || same_spec(ri, i, i + 1);
+
+		if (!same_spec(ri, i, i - 1))
+			ap->filters_taken = 0;
+		ret = apply_event(ap, &ri->events[i], lenient);
+		if (!ret && lenient && ev->filter && !ev->negate && !same_spec(ri, i, i + 1) &&
+		    !ap->filters_taken) {
+			fprintf(stderr, "ktrace %s: -e '%s' -f '%s': no matching event accepts the "
+				"filter\n", ap->plan->cmd, ev->spec, ev->filter);
+			print_error_log(ap->inst);
+			ret = -EINVAL;
+		}
+	}
 	return ret;
 }
 
@@ -312,7 +365,7 @@ static int remove_instance(struct applier *ap, const char *name)
 static int apply_instance(struct applier *ap, const struct plan_instance *inst,
 			  const struct resolved_instance *ri)
 {
-	int i, ret = 0;
+	int ret = 0;
 
 	ap->inst = inst->name;
 	if (inst->remove)
@@ -328,8 +381,8 @@ static int apply_instance(struct applier *ap, const struct plan_instance *inst,
 	/* Only the events of the plan: the ones already on are switched off (and restored). */
 	if (!ret)
 		ret = set_file(ap, "set_event", "");
-	for (i = 0; i < ri->nr_events && !ret; i++)
-		ret = apply_event(ap, &ri->events[i]);
+	if (!ret)
+		ret = apply_events(ap, ri);
 	if (!ret)
 		ret = apply_settings(ap, inst);
 	/* Old data would mix with the new trace; the buffer content is not a setting to restore. */

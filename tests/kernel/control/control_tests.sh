@@ -69,6 +69,14 @@ case_apply_undo() {
 	grep -q "instances/kt_ctl_a/set_event: sched:sched_wakeup" "$TMP/during" ||
 		fail "instance event not enabled"
 	same_state "apply then undo"
+	# A system-wide -e takes its filter where the fields exist, and fails where none has them.
+	"$APPLY_UNDO" "grep -l 'prev_pid > 0' $T/events/sched/*/filter > $TMP/filtered" \
+		-e sched -f 'prev_pid > 0' || fail "system filter refused"
+	[ "$(cat "$TMP/filtered")" = "$T/events/sched/sched_switch/filter" ] ||
+		fail "system filter landed on: $(cat "$TMP/filtered")"
+	"$APPLY_UNDO" true -e sched -f 'no_such_field > 0' 2> "$TMP/err" && fail "bad filter taken"
+	grep -q 'no matching event accepts the filter' "$TMP/err" || fail "$(cat "$TMP/err")"
+	same_state "system filter"
 	clear_custom_state
 }
 
