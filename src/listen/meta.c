@@ -27,7 +27,7 @@ struct rd {
 
 static int fail(struct rd *r, const char *what)
 {
-	strbuf_addf(r->err, "metadata: %s at offset %llu", what, (unsigned long long)r->pos);
+	strbuf_addf(r->err, "%s at offset %llu", what, (unsigned long long)r->pos);
 	return -EBADMSG;
 }
 

@@ -23,6 +23,12 @@ summary() {
 		-e '/options\]$/d' -e '/Saved command lines/d'
 }
 
+tracefs_state() {
+	local t=/sys/kernel/tracing
+	cat $t/tracing_on $t/current_tracer $t/set_event $t/buffer_size_kb $t/trace_clock
+}
+
+BEFORE=$(tracefs_state)
 D=$WORK/out
 start_listener "$D"
 CPUS=$(nproc)
@@ -62,5 +68,7 @@ done
 
 leftover=$(ls -A "$D")
 [ -z "$leftover" ] && pass "nothing else left in DIR" || fail "left in DIR: $leftover"
+[ "$(tracefs_state)" = "$BEFORE" ] && pass "tracefs left as found" ||
+	fail "tracefs changed: $(tracefs_state)"
 stop_listener
 finish
