@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# bench/lib.sh: shared by bench/report and bench/record (source it from bash).
+# Builds what the benchmarks need (ktrace with meson in release mode, the C helpers with cc),
+# keeps scratch files in one work directory, and saves/restores tracefs around recordings.
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$BENCH_DIR/.." && pwd)
+# KTRACE_BENCH_KTRACE: use this ktrace binary (and the library next to it) instead of building
+# build-bench/; the meson test of `bench/report --smoke` sets it.
+if [ -n "${KTRACE_BENCH_KTRACE:-}" ]; then
+	KTRACE=$KTRACE_BENCH_KTRACE
+	BUILD=$(dirname "$KTRACE")
+else
+	BUILD=${KTRACE_BENCH_BUILD:-$REPO/build-bench}
+	KTRACE=$BUILD/ktrace
+fi
+TOOLS=$BUILD/bench-tools
+TRACECMD=${TRACECMD:-/usr/bin/trace-cmd}
+TRACEFS=/sys/kernel/tracing
+LOCK=/tmp/ktrace-tracefs.lock
+
+die() { echo "bench: $*" >&2; exit 1; }
+log() { echo "bench: $*" >&2; }
+
+# Release build: the timings must come from optimized code. -Werror is off only here, so that a
+# new compiler warning at -O3 does not stop a benchmark (the normal builds keep it).
+bench_build() {
+	command -v meson >/dev/null || die "meson is missing"
+	command -v "$TRACECMD" >/dev/null || die "trace-cmd ($TRACECMD) is missing"
+	if [ -n "${KTRACE_BENCH_KTRACE:-}" ]; then
+		[ -x "$KTRACE" ] || die "$KTRACE is not executable"
+	elif [ ! -f "$BUILD/build.ninja" ]; then
+		meson setup "$BUILD" "$REPO" --buildtype=release -Dwerror=false >/dev/null ||
+			die "meson setup $BUILD failed"
+	fi
+	[ -n "${KTRACE_BENCH_KTRACE:-}" ] ||
+		ninja -C "$BUILD" ktrace >/dev/null || die "ninja -C $BUILD ktrace failed"
+	mkdir -p "$TOOLS"
+	build_tool loadgen loadgen.c -pthread
+	build_tool runstat runstat.c
+	build_tool tcshim.so tcshim.c -shared -fPIC -ldl
+	# evcount links ktrace's own reader; rebuild it whenever the library changed.
+	if [ ! -x "$TOOLS/evcount" ] || [ "$BUILD/libktrace-core.a" -nt "$TOOLS/evcount" ] ||
+	   [ "$BENCH_DIR/evcount.c" -nt "$TOOLS/evcount" ]; then
+		# shellcheck disable=SC2046
+		cc -O2 -Wall -D_GNU_SOURCE -I"$REPO/include" -o "$TOOLS/evcount" \
+			"$BENCH_DIR/evcount.c" "$BUILD/libktrace-core.a" \
+			$(pkg-config --cflags --libs libtracefs libtraceevent zlib libzstd) \
+			-pthread -lm || die "cannot build evcount"
+	fi
+}
+
+# build_tool OUT SRC [CFLAGS...]: cc when OUT is missing or older than its source.
+build_tool() {
+	local out=$1 src=$2
+	shift 2
+	if [ ! -e "$TOOLS/$out" ] || [ "$BENCH_DIR/$src" -nt "$TOOLS/$out" ]; then
+		cc -O2 -Wall -o "$TOOLS/$out" "$BENCH_DIR/$src" "$@" ||
+			die "cannot build $src"
+	fi
+}
+
+# trace-cmd with the shim, for recording on this kernel (see tcshim.c).
+tracecmd_shim() {
+	TCSHIM_SELF=$TOOLS/tcshim.so LD_PRELOAD=$TOOLS/tcshim.so${LD_PRELOAD:+:$LD_PRELOAD} \
+		exec "$TRACECMD" "$@"
+}
+
+# median of the numbers on stdin
+median() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (!NR) { print "NA"; exit }
+		if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# statval FILE KEY: a value from a runstat stat file
+statval() { sed -n "s/^$2=//p" "$1"; }
+
+# Machine-wide busy CPU seconds (all CPUs) since boot, to tell how busy the machine was.
+cpu_busy_s() {
+	awk -v hz="$(getconf CLK_TCK)" \
+		'/^cpu / { printf "%.2f\n", ($2 + $3 + $4 + $7 + $8 + $9) / hz; exit }' /proc/stat
+}
+
+# --- tracefs (call only while holding $LOCK) ---
+
+tfs_check_idle() {
+	[ -e "$TRACEFS/trace" ] || die "tracefs is not mounted at $TRACEFS"
+	[ "$(cat "$TRACEFS/events/enable")" = 0 ] && [ "$(cat "$TRACEFS/current_tracer")" = nop ] ||
+		die "tracefs is busy (events enabled or a tracer set); not touching it"
+}
+
+tfs_save() {
+	TFS_ON=$(cat "$TRACEFS/tracing_on")
+	TFS_BUF=$(cat "$TRACEFS/per_cpu/cpu0/buffer_size_kb")
+	TFS_PCT=$(cat "$TRACEFS/buffer_percent")
+}
+
+# tfs_restore EVENT_DIR...: events off, the given events' filters cleared, pids, buffer size,
+# buffer_percent and tracing_on as saved, buffer emptied.
+tfs_restore() {
+	local d
+	echo 0 > "$TRACEFS/events/enable"
+	for d in "$@"; do
+		echo 0 > "$TRACEFS/events/$d/filter" 2>/dev/null
+	done
+	[ -s "$TRACEFS/set_event_pid" ] && : > "$TRACEFS/set_event_pid"
+	[ "$(cat "$TRACEFS/per_cpu/cpu0/buffer_size_kb")" = "$TFS_BUF" ] ||
+		echo "$TFS_BUF" > "$TRACEFS/buffer_size_kb"
+	echo "$TFS_PCT" > "$TRACEFS/buffer_percent"
+	echo "$TFS_ON" > "$TRACEFS/tracing_on"
+	: > "$TRACEFS/trace"
+}
+
+# Ring-buffer stats summed over CPUs: "written lost", written = entries + overrun + read
+# (every event committed since the last clear), lost = overrun + commit overrun + dropped.
+tfs_stats() {
+	awk '/^entries:/ { e += $2 } /^overrun:/ { o += $2 } /^commit overrun:/ { c += $3 }
+	     /^dropped events:/ { d += $3 } /^read events:/ { r += $3 }
+	     END { printf "%d %d\n", e + o + r, o + c + d }' "$TRACEFS"/per_cpu/cpu*/stats
+}
