@@ -154,6 +154,9 @@ int dat_meta_kallsyms(struct dat_in *in, struct strbuf *err);
 int dat_meta_printk(struct dat_in *in, struct strbuf *err);
 int dat_meta_cmdlines(struct dat_in *in, struct strbuf *err);
 
+/* /proc/kallsyms text into tep, as tep_parse_kallsyms() does but faster; modifies text */
+void dat_load_kallsyms(struct tep_handle *tep, char *text, size_t len);
+
 /* v6 layout (dat_v6.c) and v7 layout (dat_v7.c) */
 int dat_read_v6(struct dat_file *df, uint64_t off, struct strbuf *err);
 int dat_read_v7(struct dat_file *df, uint64_t off, struct strbuf *err);

@@ -158,7 +158,7 @@ int dat_meta_kallsyms(struct dat_in *in, struct strbuf *err)
 		return ret;
 	in->df->meta.kallsyms_size = (uint32_t)len;
 	if (text && len)
-		tep_parse_kallsyms(in->df->tep, text);
+		dat_load_kallsyms(in->df->tep, text, len);
 	free(text);
 	return 0;
 }

@@ -24,6 +24,7 @@ static inline unsigned char *read_whole(const char *path, size_t *len)
 	unsigned char *buf = NULL;
 	long size;
 
+	*len = 0;
 	if (!f)
 		return NULL;
 	if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <unistd.h>
+#include <traceevent/event-parse.h>
 
 #include "ktrace/dat.h"
 #include "ktrace/dat_format.h"
@@ -201,6 +203,73 @@ static void test_page_streams(void **state)
 	}
 }
 
+/* src/dat's fast kallsyms loader (internal to the reader, declared here for the test) */
+void dat_load_kallsyms(struct tep_handle *tep, char *text, size_t len);
+
+/* What libtraceevent ends up knowing about functions, as tep_print_funcs() lists it. */
+static char *funcs_of(const char *kallsyms, bool ours)
+{
+	char path[] = "/tmp/ktrace-funcs-XXXXXX";
+	struct tep_handle *tep = tep_alloc();
+	char *copy = strdup(kallsyms), *text;
+	int fd = mkstemp(path), saved;
+	size_t len;
+
+	assert_true(fd >= 0);
+	if (ours)
+		dat_load_kallsyms(tep, copy, strlen(copy));
+	else
+		tep_parse_kallsyms(tep, copy);
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fd, 1);
+	tep_print_funcs(tep);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	close(fd);
+	text = (char *)read_whole(path, &len);
+	text = realloc(text, len + 1);
+	text[len] = '\0';
+	unlink(path);
+	free(copy);
+	tep_free(tep);
+	return text;
+}
+
+static void same_funcs(const char *kallsyms)
+{
+	char *want = funcs_of(kallsyms, false), *got = funcs_of(kallsyms, true);
+
+	assert_string_equal(got, want);
+	free(want);
+	free(got);
+}
+
+/* The fast loader must leave libtraceevent exactly as tep_parse_kallsyms() does. */
+static void test_kallsyms_equivalence(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct dat_file *df = open_ok("sched_v6.dat", NULL);
+	uint64_t size;
+	void *block;
+
+	(void)state;
+	assert_int_equal(dat_file_load_v6_block(df, DAT_OPT_KALLSYMS, &block, &size, &err), 0);
+	assert_true(size > 4);
+	same_funcs((const char *)block + 4);
+	free(block);
+	dat_file_close(df);
+	same_funcs("ffffffff81000000 T _stext\n\nffffffff81000010 t a_func\t[mod1]\n"
+		   "0xffffffff81000020 T hexprefix\n  ffffffff81000030 T indented\n"
+		   "ffffffff81000040 A abs_sym\nffffffff81000050 t $a\n"
+		   "ffffffff81000060 t spaced  [notmod]\nffffffff81000070 t tabbed\t[ odd]\n"
+		   "ffffffff81000080 t tabmod\t[mod2] trailing\nffffffff81000090  T two_spaces\n"
+		   "12345678901234567 T too_long\nzzzz T not_hex\n");
+	same_funcs("ffffffff81000000 T first\nbroken line here\nffffffff81000010 T after\n");
+	strbuf_release(&err);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +279,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_instance_buffers),
 		cmocka_unit_test(test_date_and_clock),
 		cmocka_unit_test(test_page_streams),
+		cmocka_unit_test(test_kallsyms_equivalence),
 	};
 
 	if (argc < 2) {

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * /proc/kallsyms text into libtraceevent. tep_parse_kallsyms() runs sscanf() on each of the
+ * ~100,000 lines, which is most of the time spent opening a small file. Lines of the usual
+ * shape ("ADDR T name" with an optional "\t[module]") are registered directly, with the same
+ * (name, address, module) and in the same order as tep_parse_kallsyms() registers them; any
+ * other line goes to tep_parse_kallsyms() itself, so unusual text gets its exact behaviour.
+ */
+#include <stdbool.h>
+#include <string.h>
+#include <traceevent/event-parse.h>
+
+#include "dat_internal.h"
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+struct ksym {
+	unsigned long long addr;
+	char type;
+	char *name;
+	char *mod;	/* NULL, or the module name, its ']' cut off */
+};
+
+/* Splits a line of the usual shape in place; false for anything else. */
+static bool usual_line(char *line, struct ksym *k)
+{
+	char *p = line, *name_end, *mod_end;
+	int digits = 0, v;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		return false;
+	k->addr = 0;
+	while ((v = hexval(*p)) >= 0) {
+		if (++digits > 16)
+			return false;
+		k->addr = k->addr << 4 | (unsigned int)v;
+		p++;
+	}
+	if (!digits || p[0] != ' ' || !p[1] || is_space(p[1]) || p[2] != ' ' ||
+	    !p[3] || is_space(p[3]))
+		return false;
+	k->type = p[1];
+	k->name = p + 3;
+	for (name_end = k->name; *name_end && !is_space(*name_end); name_end++)
+		;
+	k->mod = NULL;
+	if (!*name_end)
+		return true;
+	if (name_end[0] != '\t' || name_end[1] != '[' || !name_end[2] || is_space(name_end[2]))
+		return false;
+	k->mod = name_end + 2;
+	for (mod_end = k->mod; *mod_end && !is_space(*mod_end); mod_end++)
+		;
+	*name_end = '\0';
+	mod_end[-1] = '\0';
+	return true;
+}
+
+/* `text` is modified; it must end with a NUL. */
+void dat_load_kallsyms(struct tep_handle *tep, char *text, size_t len)
+{
+	char *p = text, *end, *nl, *line;
+	struct ksym k;
+
+	/* libtraceevent stops at the first NUL: so does this */
+	end = text + strnlen(text, len);
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		*nl = '\0';
+		line = p;
+		p = nl + 1;
+		if (!*line)
+			continue;
+		if (!usual_line(line, &k)) {
+			if (tep_parse_kallsyms(tep, line) < 0)
+				return;
+			continue;
+		}
+		/* arm's '$a' mapping symbols and x86-64's absolute per-cpu offsets are skipped */
+		if (k.name[0] != '$' && k.type != 'A' && k.type != 'a')
+			tep_register_function(tep, k.name, k.addr, k.mod);
+	}
+}
