@@ -21,13 +21,14 @@ struct rd {
 	int fd;
 	uint64_t size;
 	uint64_t pos;
+	uint64_t at;		/* where the field being read starts, for messages */
 	int big;
 	struct strbuf *err;
 };
 
 static int fail(struct rd *r, const char *what)
 {
-	strbuf_addf(r->err, "%s at offset %llu", what, (unsigned long long)r->pos);
+	strbuf_addf(r->err, "%s at offset %llu", what, (unsigned long long)r->at);
 	return -EBADMSG;
 }
 
@@ -35,6 +36,7 @@ static int rd_bytes(struct rd *r, void *buf, size_t len, const char *what)
 {
 	ssize_t n;
 
+	r->at = r->pos;
 	if (len > r->size || r->pos > r->size - len)
 		return fail(r, what);
 	n = pread(r->fd, buf, len, (off_t)r->pos);
@@ -46,6 +48,7 @@ static int rd_bytes(struct rd *r, void *buf, size_t len, const char *what)
 
 static int rd_skip(struct rd *r, uint64_t len, const char *what)
 {
+	r->at = r->pos;
 	if (len > r->size || r->pos > r->size - len)
 		return fail(r, what);
 	r->pos += len;
@@ -68,11 +71,13 @@ static int rd_num(struct rd *r, int bytes, uint64_t *v, const char *what)
 /* A NUL-terminated string of at most cap bytes (NUL included). */
 static int rd_str(struct rd *r, char *out, size_t cap, const char *what)
 {
+	uint64_t start = r->pos;
 	size_t i;
 	int ret;
 
 	for (i = 0; i < cap; i++) {
 		ret = rd_bytes(r, out + i, 1, what);
+		r->at = start;
 		if (ret)
 			return ret;
 		if (!out[i])
