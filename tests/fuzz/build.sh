@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Builds the libFuzzer targets with clang, ASan and UBSan, outside meson's compiler (the main
+# build may use gcc). Called by the custom target in meson.build.
+# usage: build.sh SRCROOT DEPFILE FUZZ_DAT FUZZ_NET SOURCE.c...
+#   SOURCE.c: the core library's sources and the targets' own files (fuzz_*.c).
+set -eu
+root=$(realpath "$1") depfile=$2 out_dat=$3 out_net=$4
+shift 4
+objdir=$(dirname "$out_dat")/fuzz-obj
+mkdir -p "$objdir"
+pkgs="libtracefs libtraceevent zlib libzstd"
+san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+cflags="-g -O1 -fno-omit-frame-pointer -std=gnu11 -D_GNU_SOURCE $san
+	-I$root/include -I$root/src/listen $(pkg-config --cflags $pkgs)"
+libs="$(pkg-config --libs $pkgs) -lpthread -lm"
+
+# One object per source, named after its path so that equal base names do not collide.
+objname() {
+	echo "$objdir/$(realpath "$1" | sed "s|^$root/||; s|/|_|g; s|\.c\$|.o|")"
+}
+for src in "$@"; do
+	printf '%s\n%s\n' "$(realpath "$src")" "$(objname "$src")"
+done | xargs -n 2 -P "$(nproc)" sh -c \
+	'exec clang '"$(echo $cflags)"' -fsanitize=fuzzer-no-link -MD -MF "$1.d" -c "$0" -o "$1"'
+core=""
+for src in "$@"; do
+	case $src in
+	*/fuzz_*.c) ;;
+	*) core="$core $(objname "$src")" ;;
+	esac
+done
+
+for target in dat net; do
+	eval out=\$out_$target
+	# shellcheck disable=SC2086
+	clang $san -fsanitize=fuzzer -o "$out" "$(objname "$root/tests/fuzz/fuzz_$target.c")" \
+		$core $libs
+done
+
+# Headers too: ninja rebuilds when any file a compile read changes.
+{
+	printf '%s %s:' "$out_dat" "$out_net"
+	for o in $core $(objname "$root/tests/fuzz/fuzz_dat.c") \
+		 $(objname "$root/tests/fuzz/fuzz_net.c"); do
+		cat "$o.d"
+	done | sed 's/^[^:]*://; s/\\$//' | tr ' ' '\n' | grep . | sort -u | sed 's/^/ /' | tr -d '\n'
+	echo
+} >"$depfile"

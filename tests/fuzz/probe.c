@@ -1,0 +1,1 @@
+int LLVMFuzzerTestOneInput(const char *data, unsigned long size) { return data && size; }

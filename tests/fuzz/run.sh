@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Runs one libFuzzer target for a while from its seeds; fails on any crash, leak, timeout or
+# undefined behaviour, leaving the input that caused it where the log says.
+# usage: run.sh TARGET SEEDS_DIR SECONDS [CORPUS_DIR]
+#   CORPUS_DIR keeps what the fuzzer found between runs (scripts/fuzz); default: a temp dir.
+set -eu
+bin=$1 seeds=$2 secs=$3
+here=$(cd "$(dirname "$0")" && pwd)
+name=$(basename "$bin")
+work=$(mktemp -d "${TMPDIR:-/tmp}/ktrace-$name.XXXXXX")
+corpus=${4:-$work/corpus}
+mkdir -p "$corpus"
+# ASan's and UBSan's defaults, but any report is fatal and leaks are hunted too.
+# A short malloc context: libtraceevent allocates a lot and deep stacks halve the speed.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:malloc_context_size=10}"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$here/lsan.supp}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+status=0
+# stdout and stderr of the code under test are the report's output and its error lines:
+# closed (close_fd_mask), libFuzzer and the sanitizers keep their own copy of stderr.
+"$bin" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -close_fd_mask=3 \
+	-print_final_stats=1 -artifact_prefix="$work/" "$corpus" "$seeds" >"$work/log" 2>&1 ||
+	status=$?
+runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")
+if [ "$status" != 0 ]; then
+	tail -n 60 "$work/log"
+	echo "$name: FAILED after ${runs:-?} executions; input(s):" "$work"/crash-* "$work"/leak-* \
+		"$work"/timeout-* "$work"/oom-* 2>/dev/null
+	echo "$name: add the input to tests/fuzz/regressions/${name#fuzz_}/ once fixed"
+	exit 1
+fi
+echo "$name: $runs executions in $secs s, no crash, leak, hang or undefined behaviour"
+grep -E '^(stat::|INFO: seed corpus|#[0-9]+ *DONE)' "$work/log" || true
+rm -rf "$work"
