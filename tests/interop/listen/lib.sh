@@ -1,6 +1,7 @@
 # Shared by the listen tests: start `ktrace listen` on a free loopback port, stop it, check.
 # Needs KTRACE set by the caller.
 
+KTRACE=$(readlink -f "$KTRACE")
 WORK=$(mktemp -d /tmp/ktrace-listen-test.XXXXXX)
 LISTEN_PID=
 FAILS=0
@@ -70,4 +71,14 @@ finish() {
 tc_report() {
 	(cd "$(dirname "$1")" && env -i PATH=/usr/bin:/bin HOME=/nonexistent LC_ALL=C \
 		trace-cmd report -i "$(basename "$1")")
+}
+
+# kt_report_is FILE EXPECTED WHAT: ktrace report prints exactly what trace-cmd report does
+kt_report_is() {
+	if (cd "$(dirname "$1")" && env -i PATH=/usr/bin:/bin HOME=/nonexistent LC_ALL=C \
+		"$KTRACE" report -i "$(basename "$1")") 2>&1 | cmp -s - "$2"; then
+		pass "$3: ktrace report identical"
+	else
+		fail "$3: ktrace report differs"
+	fi
 }

@@ -30,6 +30,7 @@ for flags in "" "--udp"; do
 	else
 		fail "v6 ${flags:-tcp}: differs from the original"
 	fi
+	kt_report_is "$GOT" "$CORPUS/sched_v6.report.txt" "v6 ${flags:-tcp}"
 	rm -f "$GOT"
 done
 
@@ -41,6 +42,7 @@ for name in sched sched_none block; do
 		else
 			fail "v7 $name ${flags:-tcp}: trace-cmd report differs"
 		fi
+		kt_report_is "$GOT" "$CORPUS/$name.report.txt" "v7 $name ${flags:-tcp}"
 		rm -f "$GOT"
 	done
 done

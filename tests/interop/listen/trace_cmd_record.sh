@@ -62,6 +62,7 @@ for version in 7 6; do
 		else
 			fail "$what: dump --summary differs from a local recording"; cat "$WORK/diff"
 		fi
+		kt_report_is "$D/$got" "$WORK/report.txt" "$what"
 		rm -f "$D/$got"
 	done
 done
