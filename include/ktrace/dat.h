@@ -154,7 +154,7 @@ uint64_t dat_file_ts(const struct dat_file *df, uint64_t ts);
 /* Formats that libtraceevent failed to parse. */
 int dat_file_parse_failures(const struct dat_file *df);
 
-/* v6 latency text, or NULL when the file has none. */
+/* The latency (text) trace, v6 "latency" data or a v7 BUFFER_TEXT section, or NULL. */
 const char *dat_file_latency_text(const struct dat_file *df, uint64_t *size);
 
 /*

@@ -69,6 +69,78 @@ static int read_meta(struct dat_file *df, const struct meta_kind *k, struct strb
 	return ret;
 }
 
+/* Appends one compressed chunk of latency text ("zsize, size, data") at *at. */
+static int latency_chunk(struct dat_file *df, uint64_t *at, uint64_t end, struct strbuf *sb,
+			 struct strbuf *err)
+{
+	uint32_t zsize, size;
+	uint8_t h[8], *z;
+	int ret;
+
+	if (end - *at < 8)
+		return dat_err(err, df, "latency section", *at, -EBADMSG, "chunk header cut off");
+	ret = dat_pread(df, h, 8, *at, "latency section", err);
+	if (ret)
+		return ret;
+	zsize = dat_get32(df, h);
+	size = dat_get32(df, h + 4);
+	if (zsize > end - *at - 8 || size > DAT_MAX_CHUNK || sb->len + size > DAT_MAX_SECTION)
+		return dat_err(err, df, "latency section", *at, -EBADMSG,
+			       "chunk of %u bytes (%u uncompressed) does not fit", zsize, size);
+	z = malloc(zsize ? zsize : 1);
+	if (!z || strbuf_grow(sb, size)) {
+		free(z);
+		return dat_err(err, df, "latency section", *at, -ENOMEM, "out of memory");
+	}
+	ret = dat_pread(df, z, zsize, *at + 8, "latency section", err);
+	if (!ret && kt_codec_decompress(df->codec, z, zsize, sb->buf + sb->len, size))
+		ret = dat_err(err, df, "latency section", *at, -EBADMSG,
+			      "chunk does not decompress to %u bytes", size);
+	free(z);
+	if (ret)
+		return ret;
+	sb->len += size;
+	sb->buf[sb->len] = '\0';
+	*at += 8 + zsize;
+	return 0;
+}
+
+/* The text of a BUFFER_TEXT section: raw, or compressed in chunks like flyrecord data. */
+static int latency_text(struct dat_file *df, const struct dat_section *sec, struct strbuf *err)
+{
+	uint64_t at = sec->offset + 16, end = at + sec->size;
+	struct strbuf sb = STRBUF_INIT;
+	uint32_t count, i;
+	uint8_t b[4];
+	int ret = 0;
+
+	if (df->latency)
+		return 0;
+	if (!(sec->flags & DAT_SECTION_FLAG_COMPRESSED)) {
+		uint8_t *data;
+
+		ret = dat_section_load(df, sec, &data, &df->latency_size, err);
+		if (!ret)
+			df->latency = data;
+		return ret;
+	}
+	ret = sec->size < 4 ? dat_err(err, df, "latency section", at, -EBADMSG, "no chunk count")
+			    : dat_pread(df, b, 4, at, "latency section", err);
+	if (ret)
+		return ret;
+	count = dat_get32(df, b);
+	at += 4;
+	for (i = 0; i < count && !ret; i++)
+		ret = latency_chunk(df, &at, end, &sb, err);
+	if (ret || strbuf_grow(&sb, 0)) {
+		strbuf_release(&sb);
+		return ret ? ret : -ENOMEM;
+	}
+	df->latency_size = sb.len;
+	df->latency = (uint8_t *)strbuf_detach(&sb, NULL);
+	return 0;
+}
+
 static int buffer_section(struct dat_file *df, struct dat_buffer *b, struct strbuf *err)
 {
 	int want = b->latency ? DAT_OPT_BUFFER_TEXT : DAT_OPT_BUFFER;
@@ -90,6 +162,8 @@ static int buffer_section(struct dat_file *df, struct dat_buffer *b, struct strb
 	if (b->compressed && !df->codec)
 		return dat_err(err, df, "buffer section", sec.offset, -EBADMSG,
 			       "compressed buffer in a file without compression");
+	if (b->latency)
+		return latency_text(df, &sec, err);
 	end = sec.offset + 16 + sec.size;
 	for (i = 0; i < b->nr_cpus; i++) {
 		const struct dat_cpu *c = &b->cpus[i];

@@ -203,6 +203,48 @@ static void test_page_streams(void **state)
 	}
 }
 
+/*
+ * A v7 BUFFER_TEXT (latency) buffer: sched_none.dat with its BUFFER option and section
+ * relabelled, so that the reader takes the section's bytes as the latency text.
+ */
+static void test_latency_v7(void **state)
+{
+	char path[] = "/tmp/ktrace-latency-XXXXXX";
+	struct strbuf err = STRBUF_INIT;
+	unsigned char *buf, id[2] = { 22, 0 };
+	const struct dat_buffer *b;
+	struct dat_file *df;
+	uint64_t opt, sec, size, sec_size;
+	char *src;
+	size_t len;
+	int fd;
+
+	(void)state;
+	df = open_ok("sched_none.dat", NULL);
+	opt = dat_file_option_section(df, 1)->offset + 16;
+	sec = dat_file_buffer(df, 0)->section_offset;
+	sec_size = dat_file_buffer(df, 0)->section_size;
+	dat_file_close(df);
+	src = corpus_path(corpus, "sched_none.dat");
+	buf = read_whole(src, &len);
+	assert_non_null(buf);
+	memcpy(buf + opt, id, 2);
+	memcpy(buf + sec, id, 2);
+	fd = mkstemp(path);
+	assert_int_equal(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+	assert_int_equal(dat_file_open(path, &df, &err), 0);
+	b = dat_file_buffer(df, 0);
+	assert_true(b->latency);
+	assert_non_null(dat_file_latency_text(df, &size));
+	assert_int_equal(size, sec_size);
+	dat_file_close(df);
+	unlink(path);
+	free(buf);
+	free(src);
+	strbuf_release(&err);
+}
+
 /* src/dat's fast kallsyms loader (internal to the reader, declared here for the test) */
 void dat_load_kallsyms(struct tep_handle *tep, char *text, size_t len);
 
@@ -280,6 +322,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_date_and_clock),
 		cmocka_unit_test(test_page_streams),
 		cmocka_unit_test(test_kallsyms_equivalence),
+		cmocka_unit_test(test_latency_v7),
 	};
 
 	if (argc < 2) {
