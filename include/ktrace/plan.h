@@ -53,7 +53,7 @@ struct plan {
 	int nr_pids;
 	bool filter_command;	/* -F */
 	bool follow_children;	/* -c */
-	char *output;		/* -o, default "trace.dat" */
+	char *output;		/* -o, default "trace.dat" (record, extract; NULL with -N) */
 	char **command;		/* the command to run, NULL-terminated, or NULL */
 	enum kt_compression compression;
 	bool compression_any;	/* --compression any */
@@ -61,7 +61,9 @@ struct plan {
 	bool quiet;		/* -q */
 	bool keep;		/* -k */
 	bool ignore_missing;	/* -i */
-	bool all_formats;	/* -a (extract) */
+	bool all_formats;	/* -a: record: the formats of all events; extract: every instance */
+	bool snapshot;		/* extract -s: read the snapshot buffer */
+	bool top_too;		/* extract -t: the top instance too, with -B or -a */
 	int max_kb;		/* -m */
 	int sleep_us;		/* -s */
 	int cmdlines_size;	/* --cmdlines-size, 0 = unset */

@@ -56,10 +56,33 @@ static const struct kt_option plan_options[] = {
 	{ 0 },
 };
 
+/* extract reads what is there: no events or filters, and -s means the snapshot buffer. */
+static const struct kt_option extract_options[] = {
+	{ 'p', NULL, KT_ARG_REQUIRED, "TRACER", "the tracer whose data is extracted" },
+	{ 'o', NULL, KT_ARG_REQUIRED, "FILE", "output file (default trace.dat)" },
+	{ 'O', NULL, KT_ARG_REQUIRED, "OPTION", "set a trace option (noOPTION clears it)" },
+	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "extract INSTANCE (repeatable)" },
+	{ 'a', NULL, KT_ARG_NONE, NULL, "extract every instance" },
+	{ 't', NULL, KT_ARG_NONE, NULL, "the top instance too (with -B or -a)" },
+	{ 's', NULL, KT_ARG_NONE, NULL, "extract the snapshot buffer" },
+	{ 'k', NULL, KT_ARG_NONE, NULL, "keep the settings when done (no undo)" },
+	{ 'q', NULL, KT_ARG_NONE, NULL, "quiet" },
+	{ OPT_COMPRESSION, "compression", KT_ARG_REQUIRED, "ALGO",
+	  "zstd (default), zlib, none or any" },
+	{ OPT_FILE_VERSION, "file-version", KT_ARG_REQUIRED, "N", "trace.dat version 6 or 7 (7)" },
+	{ OPT_DATE, "date", KT_ARG_NONE, NULL, "record the wall-clock offset" },
+	{ 0 },
+};
+
+static bool is_extract(const struct plan *plan)
+{
+	return !strcmp(plan->cmd, "extract");
+}
+
 static void plan_help(struct kt_command_help *help, const char *cmd)
 {
 	help->name = cmd;
-	help->options = plan_options;
+	help->options = strcmp(cmd, "extract") ? plan_options : extract_options;
 	if (!strcmp(cmd, "record")) {
 		help->usage = "[OPTIONS] [[--] COMMAND [ARGS]]";
 		help->summary = "Configure ftrace from the options; record the trace while COMMAND "
@@ -361,7 +384,14 @@ static int parse_plan_opt(struct plan_parser *ps, int id, const char *arg)
 	case 'm':
 		return plan_parse_int(plan, "-m", arg, 1, 1 << 30, &plan->max_kb);
 	case 's':
+		if (is_extract(plan)) {
+			plan->snapshot = true;
+			return 0;
+		}
 		return plan_parse_int(plan, "-s", arg, 0, 1 << 30, &plan->sleep_us);
+	case 't':
+		plan->top_too = true;
+		return 0;
 	case 'i':
 		plan->ignore_missing = true;
 		return 0;
@@ -421,10 +451,11 @@ static int check_plan(struct plan *plan)
 		return plan_err_flag(plan, "-c", "", "needs -F or -P");
 	if (plan->filter_command && !plan->command)
 		return plan_err_flag(plan, "-F", "", "needs a COMMAND to trace");
-	if (!plan->output && !strcmp(plan->cmd, "record") && !plan->net_target)
+	if (!plan->output && strcmp(plan->cmd, "start") && !plan->net_target) {
 		plan->output = strdup("trace.dat");
-	if (!strcmp(plan->cmd, "record") && !plan->net_target && !plan->output)
-		return -ENOMEM;
+		if (!plan->output)
+			return -ENOMEM;
+	}
 	return 0;
 }
 

@@ -229,6 +229,30 @@ static void test_errors(void **state)
 #undef BAD
 }
 
+static void test_extract(void **state)
+{
+	struct plan p;
+
+	assert_int_equal(parse_args(&p, "extract", "-s", "-a", "-t", "-B", "one", "-o", "x.dat",
+				    NULL), 0);
+	assert_true(p.snapshot && p.all_formats && p.top_too);
+	assert_string_equal(p.instances[1].name, "one");
+	assert_string_equal(p.output, "x.dat");
+	plan_release(&p);
+	assert_int_equal(parse_args(&p, "extract", NULL), 0);
+	assert_string_equal(p.output, "trace.dat");
+	assert_false(p.snapshot);
+	plan_release(&p);
+	/* Events are not extract's business; record's -s takes a number. */
+	assert_true(parse_args(&p, "extract", "-e", "sched", NULL) < 0);
+	plan_release(&p);
+	assert_true(parse_args(&p, "record", "-s", NULL) < 0);
+	plan_release(&p);
+	assert_true(parse_args(&p, "start", "-e", "a", NULL) == 0);
+	assert_null(p.output);
+	plan_release(&p);
+}
+
 static void test_help(void **state)
 {
 	struct plan p;
@@ -252,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_plan_flags),
 		cmocka_unit_test(test_command),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_extract),
 		cmocka_unit_test(test_help),
 	};
 
