@@ -61,10 +61,19 @@ static int block_signals(struct record_run *run)
 	return run->sig_fd < 0 ? -errno : 0;
 }
 
+/*
+ * A signal that came while the file was being written has done its job (recording had stopped
+ * or was stopping); consume it, or unblocking would deliver it and kill ktrace before the end.
+ */
 static void unblock_signals(struct record_run *run)
 {
-	if (run->sig_fd >= 0)
+	struct signalfd_siginfo si;
+
+	if (run->sig_fd >= 0) {
+		while (read(run->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+			;
 		close(run->sig_fd);
+	}
 	run->sig_fd = -1;
 	sigprocmask(SIG_SETMASK, &run->old_mask, NULL);
 }
