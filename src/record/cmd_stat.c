@@ -105,6 +105,30 @@ static void print_setting(const char *inst, const char *file, const char *title,
 	strbuf_release(&sb);
 }
 
+/*
+ * Function filters, when the kernel lets us read them (under lockdown it does not, and then
+ * none can be set either). An empty filter file reads as a "#### all functions" comment.
+ */
+static void print_function_filters(const char *inst)
+{
+	static const char *const files[][2] = {
+		{ "set_ftrace_filter", "Function filter" },
+		{ "set_ftrace_notrace", "Function notrace" },
+		{ "set_graph_function", "Graph functions" },
+		{ "set_graph_notrace", "Graph notrace" },
+		{ "set_ftrace_pid", "Function pid filter" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		read_setting(inst, files[i][0], &sb);
+		if (sb.len && sb.buf[0] != '#' && strcmp(sb.buf, "no pid"))
+			printf("\n%s:\n   %s\n", files[i][1], sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
 static void print_clock(const char *inst)
 {
 	struct strbuf sb = STRBUF_INIT, sel = STRBUF_INIT;
@@ -171,6 +195,7 @@ static void stat_instance(const char *inst, bool all_options)
 	print_setting(inst, "current_tracer", "Tracer", "nop");
 	print_events(inst);
 	print_filters_triggers(inst);
+	print_function_filters(inst);
 	print_setting(inst, "set_event_pid", "Event pid filter", NULL);
 	print_setting(inst, "set_event_notrace_pid", "Event pids not traced", NULL);
 	print_setting(inst, "buffer_size_kb", "Buffer size in kilobytes (per cpu)", NULL);
