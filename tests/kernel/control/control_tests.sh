@@ -232,9 +232,31 @@ case_record_restore() {
 	clear_custom_state
 }
 
+# A record ended by SIGINT, SIGTERM or SIGHUP puts the custom state back too.
+case_record_signals() {
+	custom_state
+	"$SNAP" > "$TMP/before"
+	for sig in INT TERM HUP; do
+		"$KT" record -q -e sched:sched_switch -f 'prev_pid >= 0' -b 2000 -C global \
+			-O nosym-offset -B kt_ctl_s -e irq -o "$TMP/s.dat" > /dev/null 2>&1 &
+		pid=$!
+		# Wait until the plan is applied (the instance exists), then signal.
+		n=0
+		while [ ! -d $T/instances/kt_ctl_s ] && [ $n -lt 50 ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
+		sleep 0.3
+		kill -"$sig" "$pid"
+		wait "$pid"
+		same_state "record ended by SIG$sig"
+	done
+	clear_custom_state
+}
+
 case "$CASE" in
 apply_undo | apply_failure | eperm | suggestions | journal | journal_reset | start_stop_reset | \
-reset_instances | list_show | record_restore)
+reset_instances | list_show | record_restore | record_signals)
 	"case_$CASE"
 	;;
 *)
