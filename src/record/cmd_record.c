@@ -130,6 +130,8 @@ static int setup_session(struct record_run *run)
 	if (!ret)
 		ret = rec_session_init(&run->session, names, n, output_path(run->plan),
 				       run->plan->file_version, run->plan->compression);
+	if (!ret)
+		run->session.max_bytes = (uint64_t)run->plan->max_kb * 1024;
 	if (!ret && run->plan->sleep_us > 0)
 		run->session.wait_ms = run->plan->sleep_us / 1000 ? run->plan->sleep_us / 1000 : 1;
 	if (!ret)

@@ -68,6 +68,7 @@ int rec_session_init(struct rec_session *s, const char *const *names, int nr_nam
 		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
 			b->cpus[cpu].cpu = cpu;
 			b->cpus[cpu].fd = -1;
+			b->cpus[cpu].spare_fd = -1;
 		}
 	}
 	return 0;
@@ -144,6 +145,17 @@ static int start_cpu(struct rec_session *s, struct rec_buffer *b, struct rec_cpu
 		return c->fd;
 	}
 	cfg.out_fd = c->fd;
+	cfg.spare_fd = -1;
+	if (s->max_bytes) {
+		c->spare_fd = open_temp(s->out_dir);
+		if (c->spare_fd < 0) {
+			strbuf_addf(err, "cannot create a temp file in %s: %s", s->out_dir,
+				    strerror(-c->spare_fd));
+			return c->spare_fd;
+		}
+		cfg.spare_fd = c->spare_fd;
+		cfg.max_bytes = s->max_bytes;
+	}
 	rec_read_counters(b->dir, c->cpu, &c->start);
 	ret = recorder_start(&cfg, &c->rec);
 	if (ret)
@@ -222,7 +234,7 @@ static int fill_sources(struct rec_session *s, struct dat_buffer_source *src,
 			struct dat_cpu_source *d = &cpus[i * s->nr_cpus + cpu];
 
 			d->cpu = cpu;
-			d->fd = b->cpus[cpu].fd;
+			d->fd = b->cpus[cpu].st.file_bytes ? b->cpus[cpu].st.fd : b->cpus[cpu].fd;
 			d->size = b->cpus[cpu].st.file_bytes;
 			d->raw_size = b->cpus[cpu].st.raw_bytes;
 			d->nr_chunks = b->cpus[cpu].st.nr_chunks;
@@ -299,7 +311,9 @@ void rec_session_close(struct rec_session *s)
 			c->rec = NULL;
 			if (c->fd >= 0)
 				close(c->fd);
-			c->fd = -1;
+			if (c->spare_fd >= 0)
+				close(c->spare_fd);
+			c->fd = c->spare_fd = -1;
 		}
 	}
 }

@@ -28,6 +28,7 @@ struct cpu_counters {
 struct rec_cpu {
 	int cpu;
 	int fd;			/* temp file */
+	int spare_fd;		/* -m: the second temp file, else -1 */
 	struct recorder *rec;
 	struct recorder_stats st;	/* final counters once finished */
 	struct cpu_counters start, end;
@@ -51,6 +52,7 @@ struct rec_session {
 	struct meta_events events;
 	int wait_ms;
 	char *date;		/* DATE option text (record --date), or NULL */
+	uint64_t max_bytes;	/* -m in bytes per CPU, 0 = keep everything */
 };
 
 /* `names[i]` NULL for the top instance. */

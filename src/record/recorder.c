@@ -37,6 +37,12 @@ struct recorder {
 	_Atomic uint64_t raw_bytes;
 	_Atomic uint64_t file_bytes;
 	_Atomic uint32_t nr_chunks;
+	/* -m: two files used in turn, each holding at most half of max_bytes */
+	int fds[2];
+	int cur;
+	uint64_t bytes[2];
+	uint32_t chunks[2];
+	bool rotated;
 	int error;
 	bool ring_woke;		/* the last wait ended on the ring buffer's wake-up */
 	struct kt_codec *codec;
@@ -63,6 +69,50 @@ static int write_full(int fd, const void *data, size_t len)
 	return 0;
 }
 
+/*
+ * Counts bytes written to the current file; with -m, once it holds half the limit the other
+ * file is emptied and takes over, so that the newest data is kept (as trace-cmd -m does).
+ */
+static int account(struct recorder *r, uint64_t n)
+{
+	r->bytes[r->cur] += n;
+	r->file_bytes = r->bytes[0] + r->bytes[1];
+	r->nr_chunks = r->chunks[0] + r->chunks[1];
+	if (!r->cfg.max_bytes || r->bytes[r->cur] < r->cfg.max_bytes / 2)
+		return 0;
+	r->cur ^= 1;
+	r->bytes[r->cur] = 0;
+	r->chunks[r->cur] = 0;
+	r->rotated = true;
+	if (ftruncate(r->fds[r->cur], 0) || lseek(r->fds[r->cur], 0, SEEK_SET) < 0)
+		return -errno;
+	return 0;
+}
+
+/* -m at the end: the older file, then the newer one appended to it, is the CPU's data. */
+static int join_files(struct recorder *r)
+{
+	int older = r->cur ^ 1;
+	loff_t in = 0, out = (loff_t)r->bytes[older];
+	uint64_t left = r->bytes[r->cur];
+
+	while (left) {
+		ssize_t n = copy_file_range(r->fds[r->cur], &in, r->fds[older], &out, left, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		left -= (uint64_t)n;
+	}
+	r->bytes[older] += r->bytes[r->cur];
+	r->chunks[older] += r->chunks[r->cur];
+	r->bytes[r->cur] = 0;
+	r->chunks[r->cur] = 0;
+	r->cur = older;
+	return 0;
+}
+
 static int flush_chunk(struct recorder *r)
 {
 	size_t clen = r->zcap - 8;
@@ -77,13 +127,12 @@ static int flush_chunk(struct recorder *r)
 	hdr[0] = (uint32_t)clen;
 	hdr[1] = (uint32_t)r->chunk_len;
 	memcpy(r->zbuf, hdr, sizeof(hdr));
-	ret = write_full(r->cfg.out_fd, r->zbuf, clen + 8);
+	ret = write_full(r->fds[r->cur], r->zbuf, clen + 8);
 	if (ret)
 		return ret;
-	r->file_bytes += clen + 8;
-	r->nr_chunks++;
+	r->chunks[r->cur]++;
 	r->chunk_len = 0;
-	return 0;
+	return account(r, clen + 8);
 }
 
 static int add_to_chunk(struct recorder *r, const char *data, size_t len)
@@ -120,9 +169,9 @@ static int empty_pipe(struct recorder *r, size_t len)
 					return -EIO;
 			}
 		} else {
-			n = splice(r->pipe_rd, NULL, r->cfg.out_fd, NULL, len, SPLICE_F_MOVE);
-			if (n > 0)
-				r->file_bytes += (uint64_t)n;
+			n = splice(r->pipe_rd, NULL, r->fds[r->cur], NULL, len, SPLICE_F_MOVE);
+			if (n > 0 && account(r, (uint64_t)n))
+				return -EIO;
 		}
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -182,8 +231,9 @@ static int take_partial_pages(struct recorder *r)
 		if (r->codec) {
 			ret = add_to_chunk(r, page, ps);
 		} else {
-			ret = write_full(r->cfg.out_fd, page, ps);
-			r->file_bytes += ps;
+			ret = write_full(r->fds[r->cur], page, ps);
+			if (!ret)
+				ret = account(r, ps);
 		}
 		if (ret)
 			break;
@@ -232,6 +282,10 @@ static void *recorder_main(void *arg)
 	}
 	if (!ret && r->codec)
 		ret = flush_chunk(r);
+	if (!ret && r->rotated)
+		ret = join_files(r);
+	r->file_bytes = r->bytes[r->cur];
+	r->nr_chunks = r->chunks[r->cur];
 	r->error = ret;
 	return NULL;
 }
@@ -302,6 +356,12 @@ int recorder_start(const struct recorder_config *cfg, struct recorder **out)
 	if (!r)
 		return -ENOMEM;
 	r->cfg = *cfg;
+	r->fds[0] = cfg->out_fd;
+	r->fds[1] = cfg->spare_fd;
+	if (cfg->max_bytes && cfg->spare_fd < 0) {
+		free(r);
+		return -EINVAL;
+	}
 	r->trace_fd = r->pipe_rd = r->pipe_wr = r->stop_fd = -1;
 	sem_init(&r->ready, 0, 0);
 	ret = open_files(r);
@@ -326,6 +386,7 @@ void recorder_get_stats(const struct recorder *r, struct recorder_stats *st)
 {
 	st->raw_bytes = r->raw_bytes;
 	st->file_bytes = r->file_bytes;
+	st->fd = r->fds[r->cur];
 	st->nr_chunks = r->nr_chunks;
 }
 

@@ -27,6 +27,8 @@ struct recorder_config {
 	uint32_t page_size;	/* ring-buffer sub-buffer size */
 	enum kt_compression compression; /* KT_COMP_NONE: raw pages */
 	int out_fd;		/* temp file, written from offset 0 */
+	uint64_t max_bytes;	/* -m: keep about this much of the newest data, 0 = all */
+	int spare_fd;		/* -m: the second temp file, -1 without -m */
 	int wait_ms;		/* longest sleep between two drains */
 };
 
@@ -34,6 +36,7 @@ struct recorder_stats {
 	uint64_t raw_bytes;	/* ring-buffer bytes taken (whole pages) */
 	uint64_t file_bytes;	/* bytes in the temp file */
 	uint32_t nr_chunks;	/* compressed chunks in the temp file */
+	int fd;			/* the temp file holding the data (out_fd or, with -m, spare_fd) */
 };
 
 struct recorder;

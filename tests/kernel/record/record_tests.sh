@@ -271,4 +271,24 @@ case_date() {
 		fail "--date: first timestamp ${first:-none} is not the wall clock ($now)"
 }
 
+# -m keeps the newest data only: the marks left are contiguous and end with the last one.
+case_max_size() {
+	local c range
+	for c in none zstd; do
+		"$K" record -q -o "$W/m.dat" -m 128 --compression $c -e syscalls:sys_enter_getppid \
+			-F -- "$HELPER" 50000 > /dev/null 2> "$W/record.err" ||
+			fail "record -m: $(cat "$W/record.err")"
+		report "$W/m.dat"
+		range=$(grep -o 'ktrace-mark [0-9]*' "$W/report.txt" | awk '
+			NR == 1 { first = $2 }
+			$2 != first + NR - 1 { print "gap"; exit }
+			END { print first, $2 }')
+		case "$range" in
+		*gap*|"1 "*|"") fail "-m $c: marks kept: $range" ;;
+		*" 50000") ;;
+		*) fail "-m $c: the newest marks were not kept: $range" ;;
+		esac
+	done
+}
+
 "case_$CASE"
