@@ -45,6 +45,7 @@ struct dat_meta {
 	uint64_t options_next_at;	/* v7: offset of the last options section's "next" field */
 	char clock[64];			/* selected trace clock, "" when the client sent none */
 	int headers_only;		/* v6 from a v1 client: cmdlines, CPU count, options missing */
+	uint64_t headers_end;		/* v6: where the printk formats end */
 };
 
 /*

@@ -230,6 +230,7 @@ static int scan_v6(struct rd *r, struct dat_meta *m)
 		ret = rd_sized_blob(r, 4, "kallsyms");
 	if (!ret)
 		ret = rd_sized_blob(r, 4, "printk formats");
+	m->headers_end = r->pos;
 	if (ret || r->pos == r->size) {
 		m->headers_only = !ret;
 		return ret;

@@ -5,7 +5,9 @@
  * with protocol 3. Tests use it for deterministic sessions (the result must read like the
  * original) and for sessions cut short on purpose.
  *
- *   net_replay [--udp] [--cut-meta] [--cut-data] [--no-close] HOST PORT FILE
+ *   net_replay [--udp] [--v1] [--cut-meta] [--cut-data] [--no-close] HOST PORT FILE
+ *
+ * --v1 speaks protocol 1 instead (v6 files only): a v1 client sends only the headers.
  */
 #define _FILE_OFFSET_BITS 64
 #include <arpa/inet.h>
@@ -34,6 +36,7 @@ struct replay {
 	uint32_t cpus;
 	uint32_t page;
 	int big;
+	uint64_t headers_end;	/* v6: what a v1 client sends */
 };
 
 static void die(const char *what)
@@ -74,6 +77,7 @@ static void split_v6(struct replay *r, int fd)
 	}
 	r->meta_len = (size_t)(p - r->file);
 	r->cpus = m.cpus;
+	r->headers_end = m.headers_end;
 	if (r->cpus > 64)
 		die("too many CPUs");
 	table = r->meta_len + 10;
@@ -251,6 +255,35 @@ static void handshake(int fd, struct replay *r, int udp, unsigned int *ports)
 	strbuf_release(&sb);
 }
 
+static void handshake_v1(int fd, struct replay *r, int udp, unsigned int *ports)
+{
+	char buf[64];
+	uint32_t i = 0;
+	size_t n = 0;
+
+	expect(fd, NET_GREETING, NET_GREETING_LEN);
+	n = (size_t)snprintf(buf, sizeof(buf), "%u%c%u%c", r->cpus, 0, r->page, 0);
+	send_all(fd, buf, n);
+	if (udp)
+		send_all(fd, "0", 2);
+	else
+		send_all(fd, "1\0" "4\0" "TCP", 8);
+	/* "port,port,...\0" */
+	for (n = 0; i < r->cpus && n < sizeof(buf); ) {
+		recv_exact(fd, buf + n, 1);
+		if (buf[n] == ',' || !buf[n]) {
+			buf[n] = '\0';
+			ports[i++] = (unsigned int)atoi(buf);
+			n = 0;
+		} else {
+			n++;
+		}
+	}
+	if (i != r->cpus)
+		die("bad v1 port list");
+	send_all(fd, r->meta, r->headers_end);
+}
+
 static void send_meta(int fd, const struct replay *r, size_t len)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -280,7 +313,7 @@ static void send_cpu(const char *host, unsigned int port, int udp, const struct 
 
 int main(int argc, char **argv)
 {
-	int udp = 0, cut_meta = 0, cut_data = 0, no_close = 0, fd, i = 1;
+	int udp = 0, v1 = 0, cut_meta = 0, cut_data = 0, no_close = 0, fd, i = 1;
 	struct replay r = { 0 };
 	unsigned int ports[64];
 	struct kt_codec *codec = NULL;
@@ -290,12 +323,13 @@ int main(int argc, char **argv)
 
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		udp |= !strcmp(argv[i], "--udp");
+		v1 |= !strcmp(argv[i], "--v1");
 		cut_meta |= !strcmp(argv[i], "--cut-meta");
 		cut_data |= !strcmp(argv[i], "--cut-data");
 		no_close |= !strcmp(argv[i], "--no-close");
 	}
 	if (argc - i != 3)
-		die("usage: net_replay [--udp] [--cut-meta] [--cut-data] [--no-close] HOST PORT FILE");
+		die("usage: net_replay [--udp] [--v1] [--cut-meta] [--cut-data] [--no-close] HOST PORT FILE");
 	fd = open(argv[i + 2], O_RDONLY);
 	if (fd < 0 || fstat(fd, &st))
 		die("cannot open the file");
@@ -317,8 +351,15 @@ int main(int argc, char **argv)
 		split_v7(&r, codec);
 	}
 	fd = connect_to(argv[i], (unsigned int)atoi(argv[i + 1]), 0);
-	handshake(fd, &r, udp, ports);
-	send_meta(fd, &r, cut_meta ? r.meta_len / 2 : r.meta_len);
+	if (v1 && !r.headers_end)
+		die("--v1 needs a v6 file");
+	if (v1) {
+		handshake_v1(fd, &r, udp, ports);
+		no_close = 1;	/* protocol 1 ends by hanging up */
+	} else {
+		handshake(fd, &r, udp, ports);
+		send_meta(fd, &r, cut_meta ? r.meta_len / 2 : r.meta_len);
+	}
 	if (cut_meta)
 		return 0;
 	for (cpu = 0; cpu < r.cpus; cpu++)
