@@ -285,11 +285,26 @@ static void print_summary(struct record_run *run)
 	rec_status_summary(&run->status, &run->session, &hints, output_path(run->plan));
 }
 
+/* As trace-cmd: a recording with neither events nor a tracer would only hold metadata. */
+static int check_something_to_do(const struct plan *plan)
+{
+	int i;
+
+	for (i = 0; i < plan->nr_instances; i++)
+		if (plan_instance_active(&plan->instances[i]))
+			return 0;
+	fprintf(stderr, "ktrace record: no event or tracer was specified (-e EVENT or -p TRACER)\n");
+	return -EINVAL;
+}
+
 static int record_run(struct record_run *run)
 {
 	bool started = false;
 	int ret;
 
+	ret = check_something_to_do(run->plan);
+	if (ret)
+		return ret;
 	ret = open_output(run);
 	if (!ret)
 		ret = block_signals(run);

@@ -164,6 +164,9 @@ case_exec_failure() {
 	fi
 	grep -q '/nonexistent/ktrace-cmd' "$W/record.err" ||
 		fail "the error does not name the command: $(cat "$W/record.err")"
+	"$K" record -q -o "$W/x.dat" -- true 2> "$W/record.err" &&
+		fail "record without -e or -p succeeded"
+	grep -q 'no event or tracer' "$W/record.err" || fail "no -e/-p: $(cat "$W/record.err")"
 	[ ! -e "$W/x.dat" ] || fail "a failed record left its output file"
 	after=$(snapshot)
 	[ "$before" = "$after" ] || fail "tracefs changed: $(diff <(echo "$before") <(echo "$after"))"
