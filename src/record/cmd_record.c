@@ -6,6 +6,7 @@
  * SIGINT, SIGTERM, SIGHUP and SIGCHLD are blocked from the start and read from a signalfd, so
  * that every exit path, a signal included, goes through the same stop, write and undo steps.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -369,28 +370,71 @@ int cmd_record(int argc, char **argv)
  * extract: whatever the kernel buffers hold now, without changing any setting. The recorders
  * take every page (the partial last one too) and stop at the first empty read.
  */
+/* extract -a: the top instance and every instance tracefs has. */
+static int all_instance_names(const char ***names)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct dirent *d;
+	DIR *dir;
+	int n = 1;
+
+	*names = calloc(2, sizeof(**names));
+	strbuf_addf(&path, "%s/instances", tracefs_tracing_dir());
+	dir = opendir(strbuf_str(&path));
+	strbuf_release(&path);
+	while (*names && dir && (d = readdir(dir))) {
+		const char **grown;
+
+		if (d->d_name[0] == '.')
+			continue;
+		grown = realloc(*names, sizeof(**names) * (size_t)(n + 2));
+		if (!grown)
+			break;
+		*names = grown;
+		(*names)[n] = strdup(d->d_name);
+		if ((*names)[n])
+			n++;
+	}
+	if (dir)
+		closedir(dir);
+	return *names ? n : -ENOMEM;
+}
+
+static void free_names(const char **names, int n, bool owned)
+{
+	int i;
+
+	for (i = 1; owned && names && i < n; i++)
+		free((char *)names[i]);
+	free(names);
+}
+
+/*
+ * extract: whatever the kernel buffers hold now, without changing any setting (trace-cmd also
+ * switches all tracing off afterwards; use ktrace stop/reset for that). The recorders take every
+ * page, the partial last ones too, and stop at the first empty read.
+ */
 static int extract_run(struct record_run *run)
 {
+	bool every = run->plan->all_formats;
 	const char **names = NULL;
 	int n, ret;
 
 	ret = open_output(run);
-	n = ret ? 0 : instance_names(run->plan, &names);
+	n = ret ? 0 : every ? all_instance_names(&names) : instance_names(run->plan, &names);
 	if (n < 0)
 		ret = n;
-	run->plan->all_formats = true;
 	if (!ret)
 		ret = rec_session_init(&run->session, names, n, output_path(run->plan),
 				       run->plan->file_version, run->plan->compression);
-	if (!ret)
-		ret = collect_events(run->plan, &run->session.events);
+	run->session.events.all = true;
 	if (!ret)
 		ret = rec_session_start(&run->session, &run->err);
 	if (!ret)
 		ret = rec_session_finish(&run->session, &run->err);
 	if (!ret)
 		ret = rec_session_write(&run->session, run->out_fd, &run->err);
-	free(names);
+	free_names(names, n, every);
 	if (run->out_fd >= 0)
 		close(run->out_fd);
 	if (ret && run->out_fd >= 0)

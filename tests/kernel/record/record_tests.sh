@@ -220,6 +220,14 @@ case_extract() {
 	"$K" extract -q -o "$out" 2> "$W/record.err" || fail "extract: $(cat "$W/record.err")"
 	report "$out"
 	[ "$(grep -o 'ktrace-mark [0-9]*' "$W/report.txt" | wc -l)" = 7 ] || fail "extract: marks"
+	# -a: every instance too
+	mkdir "$T/instances/ktrace_extract_a"
+	CLEANUP+=("rmdir $T/instances/ktrace_extract_a")
+	"$HELPER" 3 "$T/instances/ktrace_extract_a/trace_marker" > /dev/null
+	"$K" extract -q -a -o "$out" 2> "$W/record.err" || fail "extract -a: $(cat "$W/record.err")"
+	report "$out"
+	[ "$(grep -c '^ktrace_extract_a: .*ktrace-mark' "$W/report.txt")" = 3 ] ||
+		fail "extract -a: instance marks"
 }
 
 # Function tracing is refused by this kernel (EPERM): record fails before changing anything.
