@@ -54,7 +54,7 @@ struct list_args {
 	int event_flags;
 };
 
-static int print_file(const char *file, const char *indent)
+static int print_file(const char *file)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int ret = tfs_inst_read(NULL, file, &sb);
@@ -63,7 +63,7 @@ static int print_file(const char *file, const char *indent)
 		fprintf(stderr, "ktrace list: cannot read %s/%s: %s\n", tracefs_tracing_dir(), file,
 			tfs_cause(ret));
 	else
-		printf("%s%s", indent, sb.buf);
+		fputs(sb.buf, stdout);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -211,9 +211,9 @@ static int list_everything(const struct list_args *a)
 	printf("\nevents:\n");
 	ret |= list_events(a);
 	printf("\ntracers:\n");
-	ret |= print_file("available_tracers", "");
+	ret |= print_file("available_tracers");
 	printf("\noptions:\n");
-	ret |= print_file("trace_options", "");
+	ret |= print_file("trace_options");
 	return ret;
 }
 
@@ -240,9 +240,20 @@ static int set_flag(struct list_args *a, int id, const char *arg)
 		a->functions = true;
 		a->func_re = arg;
 		return 0;
-	case 't': case 'o': case 'C': case 'B': case 'c':
-		*(id == 't' ? &a->tracers : id == 'o' ? &a->options : id == 'C' ? &a->clocks :
-		  id == 'B' ? &a->instances : &a->compressions) = true;
+	case 't':
+		a->tracers = true;
+		return 0;
+	case 'o':
+		a->options = true;
+		return 0;
+	case 'C':
+		a->clocks = true;
+		return 0;
+	case 'B':
+		a->instances = true;
+		return 0;
+	case 'c':
+		a->compressions = true;
 		return 0;
 	}
 	return -EINVAL;
@@ -296,13 +307,13 @@ int cmd_list(int argc, char **argv)
 	if (a.events)
 		ret |= list_events(&a);
 	if (a.tracers)
-		ret |= print_file("available_tracers", "");
+		ret |= print_file("available_tracers");
 	if (a.options)
 		ret |= list_options_state();
 	if (a.functions)
 		ret |= list_functions(&a);
 	if (a.clocks)
-		ret |= print_file("trace_clock", "");
+		ret |= print_file("trace_clock");
 	if (a.instances)
 		ret |= list_instances();
 	if (a.compressions)

@@ -43,6 +43,31 @@ struct reset_args {
 	struct reset_ctx ctx;
 };
 
+static int parse_one(struct reset_args *a, int id, const char *arg)
+{
+	struct plan msg_plan = { .cmd = "reset" };
+
+	switch (id) {
+	case 'b':
+		return plan_parse_int(&msg_plan, "-b", arg, 1, 1 << 30, &a->ctx.buffer_kb);
+	case 'B':
+		return plan_strv_push(&a->instances, arg);
+	case 'a':
+		a->all = true;
+		return 0;
+	case 't':
+		a->top = true;
+		return 0;
+	case 'd':
+		a->delete = true;
+		return 0;
+	case OPT_RESTORE:
+		a->restore = true;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 static int parse_args(struct reset_args *a, int argc, char **argv)
 {
 	struct plan msg_plan = { .cmd = "reset" };
@@ -53,15 +78,8 @@ static int parse_args(struct reset_args *a, int argc, char **argv)
 		if (id == 'h') {
 			kt_usage(stdout, &reset_help);
 			ret = PLAN_HELP_SHOWN;
-		} else if (id == 'b') {
-			ret = plan_parse_int(&msg_plan, "-b", g.arg, 1, 1 << 30, &a->ctx.buffer_kb);
-		} else if (id == 'B') {
-			ret = plan_strv_push(&a->instances, g.arg);
-		} else if (id == 'a' || id == 't' || id == 'd' || id == OPT_RESTORE) {
-			*(id == 'a' ? &a->all : id == 't' ? &a->top : id == 'd' ? &a->delete :
-			  &a->restore) = true;
 		} else {
-			ret = -EINVAL;
+			ret = parse_one(a, id, g.arg);
 		}
 	}
 	if (!ret && kt_getopt_index(&g) < argc)

@@ -102,6 +102,32 @@ static int show_one(const struct show_args *a, const char *file)
 	return ret;
 }
 
+static int parse_one(struct show_args *a, int id, const char *arg)
+{
+	switch (id) {
+	case 'p':
+		a->pipe = true;
+		return 0;
+	case 's':
+		a->snapshot = true;
+		return 0;
+	case 'f':
+		a->show_name = true;
+		return 0;
+	case 'c':
+		a->cpu = arg;
+		return 0;
+	case 'B':
+		a->instance = arg;
+		return 0;
+	}
+	if (id < OPT_FIRST_FILE || id >= OPT_FIRST_FILE + (int)NR_SHOW_FILES)
+		return -EINVAL;
+	if (a->nr_files < (int)NR_SHOW_FILES)
+		a->files[a->nr_files++] = id - OPT_FIRST_FILE;
+	return 0;
+}
+
 static int parse_args(struct show_args *a, int argc, char **argv)
 {
 	struct kt_getopt g;
@@ -111,14 +137,8 @@ static int parse_args(struct show_args *a, int argc, char **argv)
 		if (id == 'h') {
 			kt_usage(stdout, &show_help);
 			ret = PLAN_HELP_SHOWN;
-		} else if (id == 'p' || id == 's' || id == 'f') {
-			*(id == 'p' ? &a->pipe : id == 's' ? &a->snapshot : &a->show_name) = true;
-		} else if (id == 'c' || id == 'B') {
-			*(id == 'c' ? &a->cpu : &a->instance) = g.arg;
-		} else if (id >= OPT_FIRST_FILE && id < OPT_FIRST_FILE + (int)NR_SHOW_FILES) {
-			a->files[a->nr_files++ % NR_SHOW_FILES] = id - OPT_FIRST_FILE;
 		} else {
-			ret = -EINVAL;
+			ret = parse_one(a, id, g.arg);
 		}
 	}
 	kt_getopt_release(&g);
@@ -163,7 +183,7 @@ int cmd_show(int argc, char **argv)
 		fprintf(stderr, "ktrace show: -B '%s': no such instance\n", a.instance);
 		return 1;
 	}
-	for (i = 0; i < a.nr_files && i < (int)NR_SHOW_FILES; i++)
+	for (i = 0; i < a.nr_files; i++)
 		if (show_one(&a, show_files[a.files[i]]))
 			ret = -1;
 	if (!a.nr_files)
