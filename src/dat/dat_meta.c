@@ -163,6 +163,35 @@ int dat_meta_kallsyms(struct dat_in *in, struct strbuf *err)
 	return 0;
 }
 
+/*
+ * tep_parse_printk_formats() splits each line at its first ':' (after any leading ones) and
+ * copies from one byte past it: a line without a ':', or ending with it, makes it read past
+ * the line, and past the buffer on the last line. Then tep_register_print_string() looks two
+ * bytes before the end of the format for a "\n": shorter than that, it reads before the
+ * copy. Lines with fewer than 5 bytes after the ':' (a space, quotes and one character)
+ * are dropped; the others reach it unchanged.
+ */
+static void drop_bad_printk_lines(char *text)
+{
+	char *src = text, *dst = text, *nl, *colon, *p;
+	size_t len;
+
+	while (*src) {
+		nl = strchr(src, '\n');
+		len = nl ? (size_t)(nl - src) : strlen(src);
+		for (p = src; p < src + len && *p == ':'; p++)
+			;
+		colon = memchr(p, ':', (size_t)(src + len - p));
+		if (len && colon && colon + 5 < src + len) {
+			/* the newline too: dst never passes src, so the text never grows */
+			memmove(dst, src, len + (nl ? 1 : 0));
+			dst += len + (nl ? 1 : 0);
+		}
+		src += len + (nl ? 1 : 0);
+	}
+	*dst = '\0';
+}
+
 int dat_meta_printk(struct dat_in *in, struct strbuf *err)
 {
 	uint64_t len;
@@ -172,8 +201,10 @@ int dat_meta_printk(struct dat_in *in, struct strbuf *err)
 	if (ret)
 		return ret;
 	in->df->meta.printk_size = (uint32_t)len;
-	if (text && len)
+	if (text && len) {
+		drop_bad_printk_lines(text);
 		tep_parse_printk_formats(in->df->tep, text);
+	}
 	free(text);
 	return 0;
 }
