@@ -237,11 +237,24 @@ static int on_tinit(struct session *s, const struct net_msg *m)
 	return ret;
 }
 
+/* Scans the metadata received so far; the CPU table we append must agree with it. */
+static int scan_meta(struct session *s, struct dat_meta *m, struct strbuf *err)
+{
+	int ret = dat_meta_scan(s->out, s->meta_size, m, err);
+
+	if (!ret && ((m->cpus && m->cpus != s->cpus) || m->page_size != s->page_size)) {
+		strbuf_addf(err, "it declares %u CPUs and %u-byte pages, the client %u and %u",
+			    m->cpus, m->page_size, s->cpus, s->page_size);
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
 static int meta_check(struct session *s)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct dat_meta m;
-	int ret = dat_meta_scan(s->out, s->meta_size, &m, &err);
+	int ret = scan_meta(s, &m, &err);
 
 	if (ret)
 		fail(s, "bad metadata", strbuf_str(&err));
@@ -497,14 +510,12 @@ static int assemble(struct session *s, struct strbuf *err, int64_t *size)
 
 	if (!blobs)
 		return -ENOMEM;
-	ret = dat_meta_scan(s->out, s->meta_size, &m, err);
+	ret = scan_meta(s, &m, err);
 	for (i = 0; !ret && i < s->cpus; i++) {
 		blobs[i].fd = s->ch[i].tmp;
 		blobs[i].size = s->ch[i].size;
 		trim_to_pages(s, &blobs[i], i);
 	}
-	if (!ret && m.page_size != s->page_size)
-		m.page_size = s->page_size;
 	if (!ret) {
 		*size = dat_assemble(s->out, s->meta_size, &m, blobs, s->cpus, err);
 		ret = *size < 0 ? (int)*size : 0;

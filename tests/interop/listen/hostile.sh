@@ -70,6 +70,11 @@ wait_log "dropped: timed out during setup" 1 && pass "the stalled client timed o
 exec 4>&-
 rm -f "$D"/*.dat
 
+n=$(grep -c "dropped: bad metadata: it declares 2 CPUs" "$LOG")
+"$REPLAY" --cpus 3 127.0.0.1 "$PORT" "$CORPUS/sched.dat" 2>/dev/null
+wait_log "dropped: bad metadata: it declares 2 CPUs" $((n + 1)) &&
+	pass "metadata contradicting TINIT: dropped"
+
 # Limits: a client over --max-file, and more clients than --max-clients.
 "$REPLAY" 127.0.0.1 "$PORT" "$CORPUS/sched_none.dat" 2>/dev/null
 wait_log "dropped: over --max-file" 1 && pass "--max-file enforced"

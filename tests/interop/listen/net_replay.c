@@ -8,6 +8,7 @@
  *   net_replay [--udp] [--v1] [--cut-meta] [--cut-data] [--no-close] HOST PORT FILE
  *
  * --v1 speaks protocol 1 instead (v6 files only): a v1 client sends only the headers.
+ * --cpus N announces N CPUs whatever the file holds.
  */
 #define _FILE_OFFSET_BITS 64
 #include <arpa/inet.h>
@@ -313,7 +314,7 @@ static void send_cpu(const char *host, unsigned int port, int udp, const struct 
 
 int main(int argc, char **argv)
 {
-	int udp = 0, v1 = 0, cut_meta = 0, cut_data = 0, no_close = 0, fd, i = 1;
+	int udp = 0, v1 = 0, cut_meta = 0, cut_data = 0, no_close = 0, fd, i = 1, lie = 0;
 	struct replay r = { 0 };
 	unsigned int ports[64];
 	struct kt_codec *codec = NULL;
@@ -324,6 +325,8 @@ int main(int argc, char **argv)
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		udp |= !strcmp(argv[i], "--udp");
 		v1 |= !strcmp(argv[i], "--v1");
+		if (!strcmp(argv[i], "--cpus") && i + 1 < argc)
+			lie = atoi(argv[++i]);
 		cut_meta |= !strcmp(argv[i], "--cut-meta");
 		cut_data |= !strcmp(argv[i], "--cut-data");
 		no_close |= !strcmp(argv[i], "--no-close");
@@ -351,6 +354,8 @@ int main(int argc, char **argv)
 		split_v7(&r, codec);
 	}
 	fd = connect_to(argv[i], (unsigned int)atoi(argv[i + 1]), 0);
+	if (lie > 0 && lie <= 64)
+		r.cpus = (uint32_t)lie;	/* announce a CPU count the metadata contradicts */
 	if (v1 && !r.headers_end)
 		die("--v1 needs a v6 file");
 	if (v1) {
@@ -360,12 +365,10 @@ int main(int argc, char **argv)
 		handshake(fd, &r, udp, ports);
 		send_meta(fd, &r, cut_meta ? r.meta_len / 2 : r.meta_len);
 	}
-	if (cut_meta)
-		return 0;
-	for (cpu = 0; cpu < r.cpus; cpu++)
+	for (cpu = 0; !cut_meta && cpu < r.cpus; cpu++)
 		send_cpu(argv[i], ports[cpu], udp, &r.cpu[cpu],
 			 cut_data ? r.cpu[cpu].len / r.page / 2 * r.page : r.cpu[cpu].len, r.page);
-	if (!cut_data && !no_close) {
+	if (!cut_meta && !cut_data && !no_close) {
 		struct strbuf sb = STRBUF_INIT;
 
 		net_encode_simple(&sb, NET_CLOSE);
@@ -374,5 +377,9 @@ int main(int argc, char **argv)
 	}
 	close(fd);
 	kt_codec_free(codec);
+	for (cpu = 0; cpu < 64; cpu++)
+		strbuf_release(&r.cpu[cpu]);
+	free(r.meta);
+	munmap((void *)r.file, r.size);
 	return 0;
 }

@@ -86,6 +86,35 @@ for flags in --cut-data --no-close; do
 	rm -f "$GOT"
 done
 
+# 16 clients at once: 16 complete, correct files.
+n=$(grep -c ': wrote ' "$LOG")
+pids=
+for i in $(seq 16); do
+	case $i in
+	1 | 2 | 3 | 4) name=sched_v6 ;;
+	*) name=sched ;;
+	esac
+	flags=
+	[ $((i % 2)) = 0 ] && flags=--udp
+	"$REPLAY" $flags 127.0.0.1 "$PORT" "$CORPUS/$name.dat" &
+	pids="$pids $!"
+done
+for p in $pids; do
+	wait "$p" || fail "a concurrent client failed"
+done
+wait_log ': wrote ' $((n + 16))
+good=0
+for f in "$D"/*.dat; do
+	if [ "$(head -c 11 "$f" | tail -c 1)" = 6 ]; then
+		cmp -s "$f" "$CORPUS/sched_v6.dat" && good=$((good + 1))
+	else
+		tc_report "$f" 2>&1 | cmp -s - "$CORPUS/sched.report.txt" && good=$((good + 1))
+	fi
+	rm -f "$f"
+done
+[ "$good" = 16 ] && pass "16 concurrent clients: 16 correct files" ||
+	fail "16 concurrent clients: $good correct files"
+
 leftover=$(ls -A "$D")
 [ -z "$leftover" ] && pass "nothing else left in DIR" || fail "left in DIR: $leftover"
 stop_listener
