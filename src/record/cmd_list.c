@@ -4,6 +4,7 @@
  * with their formats, filters or triggers), tracers, options, functions, clocks, instances
  * and the compressions ktrace can write. Without a flag: systems, events, tracers, options.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <regex.h>
@@ -70,7 +71,7 @@ static int print_file(const char *file)
 
 static int compile(regex_t *re, const char *pattern, const char *flag)
 {
-	int ret = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);
+	int ret = regcomp(re, pattern, REG_ICASE | REG_NOSUB);
 
 	if (ret)
 		fprintf(stderr, "ktrace list: %s '%s' is not a valid regular expression\n", flag,
@@ -91,26 +92,104 @@ static void print_event_detail(const char *sys, const char *name, int flags)
 		fmt = strstr(sb.buf, "\nprint fmt:");
 		if ((flags & SHOW_FORMAT) && !(flags & SHOW_FULL) && fmt)
 			fmt[1] = '\0';
+		/* A format ends with a blank line already; a filter or trigger gets one. */
 		if (flags & SHOW_FORMAT)
-			printf("system: %s\n", sys);
-		printf("%s\n", sb.buf);
+			printf("system: %s\n%s", sys, sb.buf);
+		else
+			printf("%s\n", sb.buf);
 	}
 	strbuf_release(&path);
 	strbuf_release(&sb);
 }
 
-static void print_event(const struct list_args *a, char *line)
+static void print_event(const struct list_args *a, const char *sys, const char *name)
 {
-	char *colon = strchr(line, ':');
-
-	if (!colon)
-		return;
 	if (!(a->event_flags & SHOW_FORMAT))
-		printf("%s\n", line);
-	if (!a->event_flags)
+		printf("%s:%s\n", sys, name);
+	if (a->event_flags)
+		print_event_detail(sys, name, a->event_flags);
+}
+
+/* Events of SYS, all of them or those matching re. */
+static void list_system(const struct list_args *a, const char *sys, const regex_t *re)
+{
+	char **events = NULL;
+	int e;
+
+	if (tfs_system_events(sys, &events))
 		return;
-	*colon = '\0';
-	print_event_detail(line, colon + 1, a->event_flags);
+	for (e = 0; events[e]; e++)
+		if (!re || !regexec(re, events[e], 0, NULL, 0))
+			print_event(a, sys, events[e]);
+	plan_strv_free(events);
+}
+
+/*
+ * trace-cmd's matching: "SYSRE:EVRE" picks events matching EVRE in systems matching SYSRE;
+ * "RE:" whole systems matching RE; "RE" those too and, elsewhere, the events matching RE. Matching is case-insensitive. ftrace's own system comes first.
+ */
+struct event_match {
+	regex_t sys_re, ev_re;
+	bool has_ev, just_systems;
+};
+
+static void list_matching(const struct list_args *a, const char *sys, struct event_match *m)
+{
+	if (!regexec(&m->sys_re, sys, 0, NULL, 0))
+		list_system(a, sys, m->has_ev ? &m->ev_re : NULL);
+	else if (!m->just_systems)
+		list_system(a, sys, &m->sys_re);
+}
+
+static int walk_events(const struct list_args *a)
+{
+	struct event_match m = { .has_ev = false };
+	char *sys_part, *colon, **systems = NULL;
+	int i, ret;
+
+	sys_part = strdup(a->event_re);
+	if (!sys_part)
+		return -ENOMEM;
+	colon = strchr(sys_part, ':');
+	if (colon)
+		*colon = '\0';
+	m.has_ev = colon && colon[1];
+	m.just_systems = colon != NULL;
+	ret = compile(&m.sys_re, sys_part, "-e");
+	if (ret) {
+		free(sys_part);
+		return ret;
+	}
+	if (m.has_ev)
+		ret = compile(&m.ev_re, colon + 1, "-e");
+	if (!ret)
+		ret = tfs_systems(&systems);
+	if (!ret)
+		list_matching(a, "ftrace", &m);
+	for (i = 0; !ret && systems[i]; i++)
+		list_matching(a, systems[i], &m);
+	plan_strv_free(systems);
+	regfree(&m.sys_re);
+	if (m.has_ev && ret != -EINVAL)
+		regfree(&m.ev_re);
+	free(sys_part);
+	return ret;
+}
+
+static int list_events(const struct list_args *a)
+{
+	char **systems = NULL;
+	int i, ret;
+
+	if (a->event_re && *a->event_re)
+		return walk_events(a);
+	if (!a->event_flags)
+		return print_file("available_events");
+	ret = tfs_systems(&systems);
+	for (i = 0; !ret && systems[i]; i++)
+		list_system(a, systems[i], NULL);
+	plan_strv_free(systems);
+	return ret;
 }
 
 /* Calls fn on each line of FILE that matches the regular expression (of flag FLAG). */
@@ -137,11 +216,6 @@ static int grep_file(const char *file, const char *pattern, const char *flag,
 	return ret;
 }
 
-static int list_events(const struct list_args *a)
-{
-	return grep_file("available_events", a->event_re, "-e", print_event, a);
-}
-
 static void print_line(const struct list_args *a, char *line)
 {
 	printf("%s\n", line);
@@ -152,16 +226,30 @@ static int list_functions(const struct list_args *a)
 	return grep_file("available_filter_functions", a->func_re, "-f", print_line, a);
 }
 
+/* Each file of options/ in directory order, "noNAME" when off, as trace-cmd lists them. */
 static int list_options_state(void)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char *save = NULL, *w;
-	int ret = tfs_inst_read(NULL, "trace_options", &sb);
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+	struct dirent *de;
+	DIR *dir;
+	int ret = tfs_path(&path, NULL, "options");
 
-	if (ret)
-		fprintf(stderr, "ktrace list: cannot read trace_options: %s\n", tfs_cause(ret));
-	for (w = ret ? NULL : strtok_r(sb.buf, " \n", &save); w; w = strtok_r(NULL, " \n", &save))
-		printf("%s\n", w);
+	dir = ret ? NULL : opendir(path.buf);
+	if (!dir) {
+		ret = ret ? ret : -errno;
+		fprintf(stderr, "ktrace list: cannot read %s: %s\n", path.buf, tfs_cause(ret));
+	}
+	while (dir && (de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "options/%s", de->d_name);
+		if (!tfs_inst_read(NULL, path.buf, &sb))
+			printf("%s%s\n", sb.buf[0] == '0' ? "no" : "", de->d_name);
+	}
+	if (dir)
+		closedir(dir);
+	strbuf_release(&path);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -191,15 +279,26 @@ static int list_compressions(void)
 	return 0;
 }
 
+/* The directories of events/ in directory order, ftrace's own included, as trace-cmd does. */
 static int list_systems(void)
 {
-	char **systems = NULL;
-	int i, ret = tfs_systems(&systems);
+	struct strbuf path = STRBUF_INIT;
+	struct dirent *de;
+	DIR *dir;
+	int ret = tfs_path(&path, NULL, "events");
 
+	dir = ret ? NULL : opendir(path.buf);
+	if (!dir)
+		ret = ret ? ret : -errno;
 	printf("event systems:\n");
-	for (i = 0; !ret && systems[i]; i++)
-		printf("%s\n", systems[i]);
-	plan_strv_free(systems);
+	while (dir && (de = readdir(dir)))
+		if (de->d_type == DT_DIR && de->d_name[0] != '.')
+			printf("%s\n", de->d_name);
+	if (dir)
+		closedir(dir);
+	else
+		fprintf(stderr, "ktrace list: cannot read %s: %s\n", path.buf, tfs_cause(ret));
+	strbuf_release(&path);
 	return ret;
 }
 
@@ -213,7 +312,8 @@ static int list_everything(const struct list_args *a)
 	printf("\ntracers:\n");
 	ret |= print_file("available_tracers");
 	printf("\noptions:\n");
-	ret |= print_file("trace_options");
+	ret |= list_options_state();
+	ret |= list_compressions();
 	return ret;
 }
 
