@@ -1,0 +1,203 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Fault injection: ktrace must never make a bad situation worse. No crash, no hang, the kernel's
+# tracing state put back, and what it says about a file true.
+# Usage: faults.sh KTRACE SNAPSHOT CORPUS CASE [ROUNDS]
+#   SNAPSHOT: a script printing the tracefs settings (tests/kernel/control/tracefs-snapshot.sh)
+# Cases touching tracefs run under flock /tmp/ktrace-tracefs.lock (meson.build does it).
+set -u
+K=$(realpath "$1")
+SNAP=$2
+CORPUS=$3
+CASE=$4
+ROUNDS=${5:-20}
+W=$(mktemp -d /tmp/ktrace-faults.XXXXXX)
+MNT=""
+cleanup() {
+	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
+	rm -rf "$W"
+}
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL [$CASE]: $*" >&2
+	exit 1
+}
+
+# Counters printed at the end, for the README figures.
+FAULTS=0
+DIFFS=0
+
+state_same() {	# BEFORE-FILE WHAT
+	sh "$SNAP" > "$W/after.snap"
+	diff "$1" "$W/after.snap" > "$W/snap.diff" ||
+		fail "$2: tracefs not restored: $(head -20 "$W/snap.diff")"
+	DIFFS=$((DIFFS + 1))
+}
+
+# A report of FILE either succeeds or fails with one line naming the file, never by a signal
+# or a hang. Prints "ok" or "error" on stdout.
+report_verdict() {
+	local file=$1 rc
+	timeout -s KILL 60 "$K" report -i "$file" > "$W/report.out" 2> "$W/report.err"
+	rc=$?
+	[ $rc -lt 128 ] || fail "ktrace report -i $file died (exit $rc): $(head -3 "$W/report.err")"
+	if [ $rc = 0 ]; then
+		echo ok
+		return
+	fi
+	[ "$(wc -l < "$W/report.err")" = 1 ] ||
+		fail "report of $file: expected one error line, got: $(head -5 "$W/report.err")"
+	grep -q 'offset\|truncated\|incomplete\|No such file' "$W/report.err" ||
+		fail "report of $file: the error names no offset: $(cat "$W/report.err")"
+	echo error
+}
+
+# Something for sched_switch to record while the recorder runs.
+load() {
+	local end=$((SECONDS + $1))
+	while [ $SECONDS -lt $end ]; do sleep 0.01; done
+}
+
+# The output directory is a tiny tmpfs: the record cannot end well; it must say so, put tracefs
+# back, and leave no file that passes for complete.
+case_disk_full() {
+	local size rc verdict
+	MNT=$W/mnt
+	mkdir -p "$MNT"
+	for size in 64k 1m 3m; do
+		mount -t tmpfs -o size=$size ktrace-faults "$MNT" || fail "cannot mount a tmpfs"
+		sh "$SNAP" > "$W/before.snap"
+		"$K" record -q -o "$MNT/full.dat" -e sched:sched_switch -e sched:sched_wakeup \
+			-- sh -c 'i=0; while [ $i -lt 300 ]; do sleep 0.005; i=$((i+1)); done' \
+			> /dev/null 2> "$W/record.err"
+		rc=$?
+		FAULTS=$((FAULTS + 1))
+		[ $rc -lt 128 ] || fail "$size: record died (exit $rc): $(cat "$W/record.err")"
+		[ $rc != 0 ] || fail "$size: record on a full disk reported success"
+		grep -qi 'space' "$W/record.err" ||
+			fail "$size: the error does not say the disk is full: $(cat "$W/record.err")"
+		state_same "$W/before.snap" "disk full ($size)"
+		if [ -e "$MNT/full.dat" ]; then
+			verdict=$(report_verdict "$MNT/full.dat") || exit 1
+			echo "tmpfs $size: record failed (exit $rc), file left: report says $verdict"
+		else
+			echo "tmpfs $size: record failed (exit $rc), no file left"
+		fi
+		echo "  $(head -1 "$W/record.err")"
+		umount "$MNT" || fail "umount"
+	done
+	MNT=""
+}
+
+# SIGKILL: nothing of ktrace runs any more; `ktrace reset --restore` replays its journal and a
+# new record works.
+case_sigkill() {
+	local i delay pid verdict
+	for i in $(seq 1 "$ROUNDS"); do
+		sh "$SNAP" > "$W/before.snap"
+		rm -f "$W/k.dat"
+		"$K" record -q -o "$W/k.dat" -e sched:sched_switch -- sleep 2 \
+			> /dev/null 2> "$W/record.err" &
+		pid=$!
+		delay=$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", (r % 250) / 100 }')
+		sleep "$delay"
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		FAULTS=$((FAULTS + 1))
+		"$K" reset --restore > /dev/null 2> "$W/reset.err" ||
+			fail "round $i (kill after ${delay}s): reset --restore failed: $(cat "$W/reset.err")"
+		state_same "$W/before.snap" "round $i: SIGKILL after ${delay}s, then reset --restore"
+		if [ -e "$W/k.dat" ]; then
+			verdict=$(report_verdict "$W/k.dat") || exit 1
+		else
+			verdict="no file"
+		fi
+		echo "round $i: SIGKILL after ${delay}s: $verdict"
+	done
+	"$K" record -q -o "$W/again.dat" -e sched:sched_switch -- sleep 0.2 2> "$W/record.err" ||
+		fail "record after the kills failed: $(cat "$W/record.err")"
+	[ "$(report_verdict "$W/again.dat")" = ok ] || fail "the record after the kills is unreadable"
+	state_same "$W/before.snap" "record after the kills"
+}
+
+# SIGINT/TERM/HUP at a random moment: setup, running or finishing. Every time the record
+# either ends with a valid file, or fails with a message and no file; tracefs as found.
+case_signals() {
+	local i sig delay pid rc verdict sigs=(INT TERM HUP) files=0 nofile=0
+	for i in $(seq 1 "$ROUNDS"); do
+		sig=${sigs[$((RANDOM % 3))]}
+		sh "$SNAP" > "$W/before.snap"
+		rm -f "$W/s.dat"
+		"$K" record -q -o "$W/s.dat" -e sched:sched_switch -- sleep 1.5 \
+			> /dev/null 2> "$W/record.err" &
+		pid=$!
+		delay=$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", (r % 200) / 100 }')
+		sleep "$delay"
+		kill -"$sig" "$pid" 2>/dev/null
+		wait "$pid"
+		rc=$?
+		FAULTS=$((FAULTS + 1))
+		[ $rc -lt 128 ] || fail "round $i: SIG$sig after ${delay}s killed record (exit $rc)"
+		state_same "$W/before.snap" "round $i: SIG$sig after ${delay}s"
+		if [ $rc = 0 ]; then
+			[ -e "$W/s.dat" ] || fail "round $i: SIG$sig after ${delay}s: success, no file"
+			verdict=$(report_verdict "$W/s.dat") || exit 1
+			[ "$verdict" = ok ] ||
+				fail "round $i: SIG$sig after ${delay}s: success but $(cat "$W/report.err")"
+			trace-cmd report -i "$W/s.dat" > /dev/null 2>&1 ||
+				fail "round $i: SIG$sig after ${delay}s: trace-cmd cannot read the file"
+			files=$((files + 1))
+		else
+			[ -s "$W/record.err" ] || fail "round $i: SIG$sig: exit $rc without a message"
+			[ ! -e "$W/s.dat" ] || [ "$(report_verdict "$W/s.dat")" = ok ] ||
+				fail "round $i: SIG$sig after ${delay}s: failed, left a broken file"
+			nofile=$((nofile + 1))
+		fi
+	done
+	echo "$ROUNDS signals: $files valid files, $nofile clean failures"
+}
+
+# Damaged files: cut at every section boundary and at random offsets, bytes flipped at random
+# offsets. Every report ends within the timeout with its output or one error line.
+case_corrupt() {
+	local src name size cut off i verdict ok=0 err=0
+	for src in "$CORPUS"/instance.dat "$CORPUS"/sched_v6.dat "$CORPUS"/lost_graph.dat \
+		   "$CORPUS"/sched_none.dat; do
+		name=$(basename "$src" .dat)
+		size=$(stat -c %s "$src")
+		# section starts (v7) or block starts (v6), and a byte either side
+		"$K" dump --sections --flyrecord -i "$src" 2>/dev/null |
+			grep -oE '@ [0-9]+|^ *[0-9]+ +[0-9]+[^0-9]|^[0-9]+ \[offset\]' |
+			grep -oE '[0-9]+' | sort -nu > "$W/bounds"
+		for cut in $(cat "$W/bounds") 0 1 10 12 18 100 4096; do
+			for off in $((cut - 1)) $cut $((cut + 1)); do
+				[ $off -ge 0 ] && [ $off -lt "$size" ] || continue
+				head -c $off "$src" > "$W/cut.dat"
+				verdict=$(report_verdict "$W/cut.dat") || exit 1
+				[ "$verdict" = ok ] && ok=$((ok + 1)) || err=$((err + 1))
+				FAULTS=$((FAULTS + 1))
+			done
+		done
+		for i in $(seq 1 "$ROUNDS"); do
+			off=$(( (RANDOM * 32768 + RANDOM) % size ))
+			head -c $off "$src" > "$W/cut.dat"
+			verdict=$(report_verdict "$W/cut.dat") || exit 1
+			[ "$verdict" = ok ] && ok=$((ok + 1)) || err=$((err + 1))
+			off=$(( (RANDOM * 32768 + RANDOM) % size ))
+			cp "$src" "$W/flip.dat"
+			printf "$(printf '\\%03o' $((RANDOM % 256)))" |
+				dd of="$W/flip.dat" bs=1 seek=$off conv=notrunc status=none
+			verdict=$(report_verdict "$W/flip.dat") ||
+				fail "$(cat "$W/report.err") [byte at $off of $name]"
+			[ "$verdict" = ok ] && ok=$((ok + 1)) || err=$((err + 1))
+			FAULTS=$((FAULTS + 2))
+		done
+	done
+	echo "damaged files: $ok read, $err refused with one line"
+}
+
+RANDOM=${FAULTS_SEED:-$$}
+echo "seed $RANDOM (set FAULTS_SEED to replay)"
+"case_$CASE" || exit 1
+echo "faults injected: $FAULTS, tracefs state diffs passed: $DIFFS"
