@@ -351,14 +351,12 @@ static int run_command(const char *cmd, int argc, char **argv,
 	run.out_fd = run.sig_fd = -1;
 	record_child_init(&run.child);
 	ret = plan_parse(cmd, argc, argv, &plan);
-	if (ret == PLAN_HELP_SHOWN)
-		return 0;
 	if (!ret)
 		ret = fn(&run);
 	plan_release(&plan);
 	strbuf_release(&run.err);
 	rec_session_release(&run.session);
-	return ret ? 1 : 0;
+	return ret == PLAN_HELP_SHOWN ? 0 : ret ? 1 : 0;
 }
 
 int cmd_record(int argc, char **argv)

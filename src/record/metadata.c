@@ -111,11 +111,13 @@ static int find_formats(const char *events_dir, const char *const *globs, int nr
 
 	memset(g, 0, sizeof(*g));
 	for (k = 0; k < nr; k++) {
-		char pattern[4096];
+		char *pattern = NULL;
 		int ret;
 
-		snprintf(pattern, sizeof(pattern), "%s/%s/format", events_dir, globs[k]);
+		if (asprintf(&pattern, "%s/%s/format", events_dir, globs[k]) < 0)
+			return -ENOMEM;
 		ret = glob(pattern, flags, NULL, g);
+		free(pattern);
 		if (ret && ret != GLOB_NOMATCH)
 			return -ENOMEM;
 		flags = GLOB_APPEND;

@@ -13,7 +13,8 @@
 #include "ktrace/dat_writer.h"
 #include "record_session.h"
 
-#define DEFAULT_WAIT_MS	500
+/* The ring buffer wakes a recorder at buffer_percent; this bounds the wait if it never fills. */
+#define DEFAULT_WAIT_MS	100
 
 static char *instance_dir(const char *name)
 {
