@@ -282,11 +282,12 @@ case_date() {
 		fail "--date: first timestamp ${first:-none} is not the wall clock ($now)"
 }
 
-# -m keeps the newest data only: the marks left are contiguous and end with the last one.
+# -m keeps the newest data only: the marks left are contiguous and end with the last one
+# (-b big enough that nothing is lost to overruns on a loaded machine: that would leave gaps).
 case_max_size() {
 	local c range
 	for c in none zstd; do
-		"$K" record -q -o "$W/m.dat" -m 128 --compression $c -e syscalls:sys_enter_getppid \
+		"$K" record -q -o "$W/m.dat" -m 128 -b 4096 --compression $c -e syscalls:sys_enter_getppid \
 			-F -- "$HELPER" 50000 > /dev/null 2> "$W/record.err" ||
 			fail "record -m: $(cat "$W/record.err")"
 		report "$W/m.dat"
