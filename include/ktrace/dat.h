@@ -149,7 +149,12 @@ const char *dat_file_trace_clock(const struct dat_file *df);
 bool dat_file_in_usecs(const struct dat_file *df);
 bool dat_file_use_trace_clock(const struct dat_file *df);
 bool dat_file_raw_ts(const struct dat_file *df);
-/* Applies TSC2NSEC, --ts2secs, DATE, OFFSET and --ts-offset to a ring-buffer timestamp. */
+/*
+ * A ring-buffer timestamp of that CPU as trace-cmd report shows it: TIME_SHIFT (guest to host
+ * clock), TSC2NSEC or --ts2secs, then DATE, OFFSET and --ts-offset.
+ */
+uint64_t dat_file_cpu_ts(const struct dat_file *df, int cpu, uint64_t ts);
+/* The same without the per-CPU TIME_SHIFT correction. */
 uint64_t dat_file_ts(const struct dat_file *df, uint64_t ts);
 /* Formats that libtraceevent failed to parse. */
 int dat_file_parse_failures(const struct dat_file *df);

@@ -171,10 +171,12 @@ static uint64_t mul_shr(uint64_t a, uint64_t mul, unsigned int shift)
 	return ret;
 }
 
-uint64_t dat_file_ts(const struct dat_file *df, uint64_t ts)
+uint64_t dat_file_cpu_ts(const struct dat_file *df, int cpu, uint64_t ts)
 {
 	if (df->opts.raw_ts)
 		return ts;
+	if (df->tsync)
+		ts = dat_tsync_apply(df->tsync, cpu, ts);
 	if (df->opts.ts2secs_hz)
 		ts = (uint64_t)((double)ts * (1000000000.0 / (double)df->opts.ts2secs_hz));
 	else if (df->tsc_mult)
@@ -187,4 +189,9 @@ const char *dat_file_strings(const struct dat_file *df, uint64_t *size)
 	if (size)
 		*size = df->strings ? df->strings_size : 0;
 	return df->strings ? df->strings : "";
+}
+
+uint64_t dat_file_ts(const struct dat_file *df, uint64_t ts)
+{
+	return dat_file_cpu_ts(df, -1, ts);
 }

@@ -225,6 +225,8 @@ int dat_option_apply(struct dat_file *df, const struct dat_opt *opt, struct strb
 	case DAT_OPT_TSC2NSEC:
 		apply_tsc2nsec(df, opt);
 		break;
+	case DAT_OPT_TIME_SHIFT:
+		return dat_tsync_load(df, opt->data, opt->size, opt->offset, err);
 	case DAT_OPT_TRACECLOCK:
 		dat_parse_trace_clock(df, (const char *)opt->data, opt->size);
 		if (!df->opts.ts2secs_hz)

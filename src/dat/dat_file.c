@@ -210,6 +210,7 @@ void dat_file_close(struct dat_file *df)
 	free(df->comp_name);
 	free(df->comp_version);
 	kt_codec_free(df->codec);
+	dat_tsync_free(df->tsync);
 	if (df->tep)
 		tep_free(df->tep);
 	free(df->path);

@@ -26,6 +26,7 @@
 #define DAT_MAX_OPTIONS		(1 << 20)
 
 struct tep_handle;
+struct dat_tsync;
 
 /* One option, in file order; `data` points into storage owned by the dat_file. */
 struct dat_opt {
@@ -88,6 +89,7 @@ struct dat_file {
 	uint32_t tsc_shift;
 	uint64_t tsc_offset;
 	int parse_failures;
+	struct dat_tsync *tsync;	/* TIME_SHIFT samples of a guest recording, or NULL */
 };
 
 /* A bounded reader over either a memory block or a region of the file. */
@@ -153,6 +155,12 @@ int dat_meta_events(struct dat_in *in, struct strbuf *err);
 int dat_meta_kallsyms(struct dat_in *in, struct strbuf *err);
 int dat_meta_printk(struct dat_in *in, struct strbuf *err);
 int dat_meta_cmdlines(struct dat_in *in, struct strbuf *err);
+
+/* TIME_SHIFT (dat_tsync.c) */
+int dat_tsync_load(struct dat_file *df, const void *data, uint32_t size, uint64_t offset,
+		   struct strbuf *err);
+uint64_t dat_tsync_apply(const struct dat_tsync *t, int cpu, uint64_t ts);
+void dat_tsync_free(struct dat_tsync *t);
 
 /* /proc/kallsyms text into tep, as tep_parse_kallsyms() does but faster; modifies text */
 void dat_load_kallsyms(struct tep_handle *tep, char *text, size_t len);

@@ -161,7 +161,7 @@ int cpu_cursor_next(struct cpu_cursor *c, struct strbuf *err)
 	    (uint64_t)(data - c->page) + (uint64_t)c->rec.size > c->page_size)
 		return cursor_err(c, err, -EBADMSG, "event overruns the page at byte",
 				  (uint64_t)(data - c->page));
-	c->rec.ts = dat_file_ts(c->df, ts);
+	c->rec.ts = dat_file_cpu_ts(c->df, c->cpu, ts);
 	c->rec.data = (void *)data;
 	c->rec.offset = c->page_offset + (uint64_t)kbuffer_curr_offset(c->kbuf);
 	c->rec.missed_events = kbuffer_missed_events(c->kbuf);
