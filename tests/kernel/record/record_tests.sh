@@ -283,12 +283,13 @@ case_date() {
 }
 
 # -m keeps the newest data only: the marks left are contiguous and end with the last one
-# (-b big enough that nothing is lost to overruns on a loaded machine: that would leave gaps).
+# (-b big enough that nothing is lost to overruns on a loaded machine, and one CPU: each CPU
+# keeps its own newest data, so a migrating helper would leave gaps).
 case_max_size() {
 	local c range
 	for c in none zstd; do
 		"$K" record -q -o "$W/m.dat" -m 128 -b 4096 --compression $c -e syscalls:sys_enter_getppid \
-			-F -- "$HELPER" 50000 > /dev/null 2> "$W/record.err" ||
+			-F -- taskset -c 0 "$HELPER" 50000 > /dev/null 2> "$W/record.err" ||
 			fail "record -m: $(cat "$W/record.err")"
 		report "$W/m.dat"
 		range=$(grep -o 'ktrace-mark [0-9]*' "$W/report.txt" | awk '
