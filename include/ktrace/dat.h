@@ -156,6 +156,12 @@ bool dat_file_raw_ts(const struct dat_file *df);
 uint64_t dat_file_cpu_ts(const struct dat_file *df, int cpu, uint64_t ts);
 /* The same without the per-CPU TIME_SHIFT correction. */
 uint64_t dat_file_ts(const struct dat_file *df, uint64_t ts);
+/*
+ * Registers the made-up "ftrace:blktrace" format for the blk tracer's records, as trace-cmd
+ * report does once it starts reading the data (so not before -E/--events listings).
+ * merge_open() calls it; calling it again does nothing.
+ */
+void dat_file_add_blk_event(struct dat_file *df);
 /* Formats that libtraceevent failed to parse. */
 int dat_file_parse_failures(const struct dat_file *df);
 

@@ -90,6 +90,7 @@ struct dat_file {
 	uint64_t tsc_offset;
 	int parse_failures;
 	struct dat_tsync *tsync;	/* TIME_SHIFT samples of a guest recording, or NULL */
+	bool blk_done;			/* dat_file_add_blk_event() ran */
 };
 
 /* A bounded reader over either a memory block or a region of the file. */

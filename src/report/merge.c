@@ -131,6 +131,8 @@ int merge_open(struct dat_file *df, const struct merge_options *opts, struct mer
 	struct merge *m;
 	int ret = 0;
 
+	/* trace-cmd adds this format when it starts reading records: so do we */
+	dat_file_add_blk_event(df);
 	for (i = 0; i < n; i++)
 		total += dat_file_buffer(df, i)->nr_cpus;
 	m = calloc(1, sizeof(*m));

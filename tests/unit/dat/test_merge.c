@@ -147,12 +147,33 @@ static void test_buffer_filter(void **state)
 	dat_file_close(df);
 }
 
+/* trace-cmd's made-up blktrace format appears when records are read, not before. */
+static void test_blk_event(void **state)
+{
+	struct dat_file *df = open_case("sched");
+	struct tep_handle *tep = dat_file_tep(df);
+	struct tep_event *user_stack, *blk;
+
+	(void)state;
+	assert_null(tep_find_event_by_name(tep, "ftrace", "blktrace"));
+	walk(df, NULL);
+	user_stack = tep_find_event_by_name(tep, "ftrace", "user_stack");
+	blk = tep_find_event_by_name(tep, "ftrace", "blktrace");
+	assert_non_null(user_stack);
+	assert_non_null(blk);
+	assert_int_equal(blk->id, user_stack->id + 1);
+	assert_non_null(tep_find_field(blk, "sector"));
+	walk(df, NULL);
+	dat_file_close(df);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order_all_files),
 		cmocka_unit_test(test_cpu0_counts),
 		cmocka_unit_test(test_buffer_filter),
+		cmocka_unit_test(test_blk_event),
 	};
 
 	if (argc < 2) {
