@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ktrace stat: a readable summary of how tracing is set up now, per instance: tracer,
- * enabled events with their filters and triggers, pid lists, buffer sizes, clock, CPU mask,
- * options that differ from the boot defaults, and whether tracing is on.
+ * ktrace stat: how tracing is set up now, per instance, in trace-cmd stat's layout: tracer,
+ * enabled events, filters, triggers, function filters, buffers, clock, CPU mask, probes, pid
+ * lists, tracing on or off. One addition: the trace options that differ from the boot
+ * defaults (trace-cmd shows options only with -o, all of them).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +23,7 @@
 static const struct kt_option stat_options[] = {
 	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "summarize INSTANCE (repeatable)" },
 	{ 't', NULL, KT_ARG_NONE, NULL, "the top instance too (with -B)" },
-	{ 'o', NULL, KT_ARG_NONE, NULL, "list every option, not only those changed" },
+	{ 'o', NULL, KT_ARG_NONE, NULL, "list every option" },
 	{ 0 },
 };
 
@@ -31,181 +33,322 @@ static const struct kt_command_help stat_help = {
 	stat_options,
 };
 
-/* Reads FILE of the instance without its trailing newline; "" when unreadable. */
-static void read_setting(const char *inst, const char *file, struct strbuf *sb)
+/* Reads FILE of the instance without trailing newlines; false when unreadable. */
+static bool read_setting(const char *inst, const char *file, struct strbuf *sb)
 {
-	if (tfs_inst_read(inst, file, sb))
+	if (tfs_inst_read(inst, file, sb)) {
 		strbuf_reset(sb);
+		return false;
+	}
 	tfs_chomp(sb);
+	return true;
+}
+
+/* "\nTITLE VALUE" when the file exists and holds something else than DEFAULT_VALUE. */
+static void print_setting(const char *inst, const char *file, const char *def,
+			  const char *title)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (read_setting(inst, file, &sb) && sb.len && strcmp(sb.buf, def))
+		printf("\n%s%s\n", title, sb.buf);
+	strbuf_release(&sb);
+}
+
+/* Calls fn(dir entry name) for each subdirectory of DIR (an instance-relative path). */
+static void walk_dirs(const char *inst, const char *dir_name,
+		      void (*fn)(const char *name, void *arg), void *arg)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct dirent *de;
+	DIR *dir = NULL;
+
+	if (!tfs_path(&path, inst, dir_name))
+		dir = opendir(path.buf);
+	while (dir && (de = readdir(dir)))
+		if (de->d_type == DT_DIR && strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			fn(de->d_name, arg);
+	if (dir)
+		closedir(dir);
+	strbuf_release(&path);
+}
+
+struct event_walk {
+	const char *inst;
+	const char *system;
+	int printed;		/* headers printed so far, per section */
+	struct strbuf file;
+	struct strbuf text;
+	void (*per_event)(struct event_walk *w, const char *event);
+};
+
+static char enable_state(struct event_walk *w, const char *rel)
+{
+	strbuf_reset(&w->file);
+	strbuf_addf(&w->file, "events/%s/enable", rel);
+	if (!read_setting(w->inst, w->file.buf, &w->text) || !w->text.len)
+		return '\0';
+	return w->text.buf[0];
+}
+
+static void system_enabled(const char *system, void *arg)
+{
+	struct event_walk *w = arg;
+
+	if (enable_state(w, system) != '1')
+		return;
+	if (!w->printed++)
+		printf(" Individual systems:\n");
+	printf("   %s\n", system);
+}
+
+static void event_of_walk(const char *event, void *arg)
+{
+	struct event_walk *w = arg;
+
+	w->per_event(w, event);
+}
+
+static void each_event_of(const char *system, void *arg)
+{
+	struct event_walk *w = arg;
+	struct strbuf dir = STRBUF_INIT;
+
+	w->system = system;
+	strbuf_addf(&dir, "events/%s", system);
+	walk_dirs(w->inst, dir.buf, event_of_walk, w);
+	strbuf_release(&dir);
+}
+
+static void event_enabled(struct event_walk *w, const char *event)
+{
+	struct strbuf rel = STRBUF_INIT;
+	char state;
+
+	strbuf_addf(&rel, "%s/%s", w->system, event);
+	state = enable_state(w, rel.buf);
+	strbuf_release(&rel);
+	if (state != '1')
+		return;
+	if (!w->printed)
+		printf(" Individual events:\n");
+	if (w->printed != 2)
+		printf("    %s\n", w->system);
+	w->printed = 2;
+	printf("        %s\n", event);
+}
+
+/* Systems not wholly on or off ('X') list their enabled events. */
+static void mixed_system(const char *system, void *arg)
+{
+	struct event_walk *w = arg;
+	char state = enable_state(w, system);
+
+	if (state == '1' || state == '0' || !state)
+		return;
+	if (w->printed == 2)
+		w->printed = 1;
+	each_event_of(system, w);
 }
 
 static void print_events(const char *inst)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char *save = NULL, *line;
+	struct event_walk w = { inst, NULL, 0, STRBUF_INIT, STRBUF_INIT, event_enabled };
+	int systems;
 
-	read_setting(inst, "set_event", &sb);
+	if (!read_setting(inst, "events/enable", &w.text))
+		goto out;
 	printf("\nEvents:\n");
-	if (!sb.len)
-		printf(" All disabled\n");
-	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		printf("   %s\n", line);
-	strbuf_release(&sb);
+	if (w.text.buf[0] == '1' || w.text.buf[0] == '0') {
+		printf(" %s\n", w.text.buf[0] == '1' ? "All enabled" : "All disabled");
+		goto out;
+	}
+	walk_dirs(inst, "events", system_enabled, &w);
+	systems = w.printed;
+	w.printed = 0;
+	walk_dirs(inst, "events", mixed_system, &w);
+	if (!systems && !w.printed)
+		printf("  (none enabled)\n");
+out:
+	strbuf_release(&w.file);
+	strbuf_release(&w.text);
 }
 
-/* The filters and triggers that are set, each section gathered over all events. */
-struct event_scan {
-	const char *inst;
-	struct strbuf filters;
-	struct strbuf triggers;
-};
-
-static void scan_event(const char *sys, const char *ev, void *arg)
+/* One "  sys:event "text"" line per event whose FILE is set, under TITLE. */
+static void event_file_line(struct event_walk *w, const char *event, const char *title,
+			    bool set)
 {
-	struct event_scan *s = arg;
-	struct strbuf file = STRBUF_INIT, sb = STRBUF_INIT;
+	if (!set)
+		return;
+	if (!w->printed++)
+		printf("\n%s:\n", title);
+	printf("  %s:%s \"%s\"\n", w->system, event, w->text.buf);
+}
+
+static void event_filter(struct event_walk *w, const char *event)
+{
+	strbuf_reset(&w->file);
+	strbuf_addf(&w->file, "events/%s/%s/filter", w->system, event);
+	event_file_line(w, event, "Filters",
+			read_setting(w->inst, w->file.buf, &w->text) &&
+			strcmp(w->text.buf, "none"));
+}
+
+static void event_trigger(struct event_walk *w, const char *event)
+{
+	strbuf_reset(&w->file);
+	strbuf_addf(&w->file, "events/%s/%s/trigger", w->system, event);
+	event_file_line(w, event, "Triggers",
+			read_setting(w->inst, w->file.buf, &w->text) && w->text.buf[0] != '#');
+}
+
+static void print_event_files(const char *inst,
+			      void (*per_event)(struct event_walk *w, const char *event))
+{
+	struct event_walk w = { inst, NULL, 0, STRBUF_INIT, STRBUF_INIT, per_event };
+
+	walk_dirs(inst, "events", each_event_of, &w);
+	strbuf_release(&w.file);
+	strbuf_release(&w.text);
+}
+
+/* Function filter files: the lines that are not "#" comments, under TITLE. */
+static void print_functions(const char *inst, const char *file, const char *title)
+{
+	struct strbuf sb = STRBUF_INIT;
 	char *save = NULL, *line;
+	bool first = true;
 
-	strbuf_addf(&file, "events/%s/%s/filter", sys, ev);
-	read_setting(s->inst, file.buf, &sb);
-	if (sb.len && strcmp(sb.buf, "none"))
-		strbuf_addf(&s->filters, "   %s:%s %s\n", sys, ev, sb.buf);
-	strbuf_reset(&file);
-	strbuf_addf(&file, "events/%s/%s/trigger", sys, ev);
-	read_setting(s->inst, file.buf, &sb);
-	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (line[0] != '#')
-			strbuf_addf(&s->triggers, "   %s:%s %s\n", sys, ev, line);
-	strbuf_release(&file);
+	if (tfs_inst_read(inst, file, &sb))
+		goto out;
+	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#')
+			continue;
+		if (first)
+			printf("\n%s:\n", title);
+		first = false;
+		printf("   %s\n", line);
+	}
+out:
 	strbuf_release(&sb);
 }
 
-static void print_filters_triggers(const char *inst)
+/* Per-CPU sizes when the CPUs differ (buffer_size_kb reads "X"). */
+static void print_cpu_buffers(const char *inst)
 {
-	struct event_scan s = { inst, STRBUF_INIT, STRBUF_INIT };
+	struct strbuf sb = STRBUF_INIT, file = STRBUF_INIT;
+	int cpu;
 
-	tfs_for_each_event(scan_event, &s);
-	if (s.filters.len)
-		printf("\nEvent filters:\n%s", s.filters.buf);
-	if (s.triggers.len)
-		printf("\nEvent triggers:\n%s", s.triggers.buf);
-	strbuf_release(&s.filters);
-	strbuf_release(&s.triggers);
-}
-
-/* Prints "\nTITLE:\n   VALUE" when the file is not empty (and not DEFAULT_VALUE). */
-static void print_setting(const char *inst, const char *file, const char *title,
-			  const char *default_value)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	read_setting(inst, file, &sb);
-	if (sb.len && (!default_value || strcmp(sb.buf, default_value)))
-		printf("\n%s:\n   %s\n", title, sb.buf);
-	strbuf_release(&sb);
-}
-
-/*
- * Function filters, when the kernel lets us read them (under lockdown it does not, and then
- * none can be set either). An empty filter file reads as a "#### all functions" comment.
- */
-static void print_function_filters(const char *inst)
-{
-	static const char *const files[][2] = {
-		{ "set_ftrace_filter", "Function filter" },
-		{ "set_ftrace_notrace", "Function notrace" },
-		{ "set_graph_function", "Graph functions" },
-		{ "set_graph_notrace", "Graph notrace" },
-		{ "set_ftrace_pid", "Function pid filter" },
-	};
-	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		read_setting(inst, files[i][0], &sb);
-		if (sb.len && sb.buf[0] != '#' && strcmp(sb.buf, "no pid"))
-			printf("\n%s:\n   %s\n", files[i][1], sb.buf);
+	for (cpu = 0;; cpu++) {
+		strbuf_reset(&file);
+		strbuf_addf(&file, "per_cpu/cpu%d/buffer_size_kb", cpu);
+		if (!read_setting(inst, file.buf, &sb))
+			break;
+		printf("%sCPU %d buffer size (kb): %s\n", cpu ? "" : "\n", cpu, sb.buf);
 	}
 	strbuf_release(&sb);
+	strbuf_release(&file);
 }
 
-static void print_clock(const char *inst)
+static void print_buffers(const char *inst)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	/* Not allocated yet: nothing to say. */
+	if (!read_setting(inst, "buffer_size_kb", &sb) || strstr(sb.buf, "expanded"))
+		goto out;
+	if (strcmp(sb.buf, "X"))
+		printf("\nBuffer size in kilobytes (per cpu):\n   %s\n", sb.buf);
+	else
+		print_cpu_buffers(inst);
+	if (read_setting(inst, "buffer_total_size_kb", &sb))
+		printf("\nBuffer total size in kilobytes:\n   %s\n", sb.buf);
+out:
+	strbuf_release(&sb);
+}
+
+static void print_clock_and_mask(const char *inst)
 {
 	struct strbuf sb = STRBUF_INIT, sel = STRBUF_INIT;
+	char all[128];
 
-	read_setting(inst, "trace_clock", &sb);
-	if (!tfs_selected(sb.buf, &sel) && strcmp(sel.buf, "local"))
-		printf("\nClock:\n   %s\n", sel.buf);
+	if (read_setting(inst, "trace_clock", &sb) && !tfs_selected(sb.buf, &sel) &&
+	    strcmp(sel.buf, "local"))
+		printf("\nClock: %s\n", sel.buf);
+	tracefs_all_cpus_mask(all, sizeof(all));
+	if (read_setting(inst, "tracing_cpumask", &sb) && strcmp(sb.buf, all))
+		printf("\nCPU mask: %s\n", sb.buf);
 	strbuf_release(&sb);
 	strbuf_release(&sel);
 }
 
-/* trace_options lists "noNAME" for an option that is off. */
-static bool differs_from_default(const char *inst, const char *word, struct strbuf *path)
+/* Kprobe/uprobe/synthetic definitions, each line indented. */
+static void print_probes(const char *inst, const char *file, const char *title)
 {
-	const char *name = word;
-	char state = '1';
+	struct strbuf sb = STRBUF_INIT;
+	char *save = NULL, *line;
+
+	if (read_setting(inst, file, &sb) && sb.len) {
+		printf("\n%s:\n", title);
+		for (line = strtok_r(sb.buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			printf("   %s\n", line);
+	}
+	strbuf_release(&sb);
+}
+
+/* Option "NAME" or "noNAME" from the options/ file's value. */
+static bool option_state(const char *inst, const char *name, struct strbuf *sb, char *state)
+{
+	struct strbuf file = STRBUF_INIT;
+	bool ok;
+
+	strbuf_addf(&file, "options/%s", name);
+	ok = read_setting(inst, file.buf, sb) && sb->len;
+	*state = ok ? sb->buf[0] : '\0';
+	strbuf_release(&file);
+	return ok;
+}
+
+struct option_walk {
+	const char *inst;
+	bool all;		/* -o: every option, else those changed from the defaults */
+	bool printed;
+	struct strbuf sb;
+};
+
+static void print_option(struct option_walk *w, const char *name)
+{
+	char state;
 	int def;
 
-	if (!strncmp(word, "no", 2)) {
-		strbuf_reset(path);
-		strbuf_addf(path, "options/%s", word + 2);
-		if (!tfs_path(path, inst, path->buf) && !access(path->buf, F_OK)) {
-			name = word + 2;
-			state = '0';
-		}
-	}
-	def = tracefs_option_default(name, inst != NULL);
-	return def >= 0 && def != state;
+	if (!option_state(w->inst, name, &w->sb, &state))
+		return;
+	def = tracefs_option_default(name, w->inst != NULL);
+	if (!w->all && (def < 0 || def == state))
+		return;
+	if (!w->printed)
+		printf(w->all ? "\nOptions:\n" : "\nOptions changed from the defaults:\n");
+	w->printed = true;
+	printf("   %s%s\n", state == '0' ? "no" : "", name);
 }
 
 static void print_options(const char *inst, bool all)
 {
-	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
-	char *save = NULL, *w;
-	bool header = false;
+	struct option_walk w = { inst, all, false, STRBUF_INIT };
+	struct strbuf path = STRBUF_INIT;
+	struct dirent *de;
+	DIR *dir = NULL;
 
-	read_setting(inst, "trace_options", &sb);
-	for (w = strtok_r(sb.buf, " \n", &save); w; w = strtok_r(NULL, " \n", &save)) {
-		if (!all && !differs_from_default(inst, w, &path))
-			continue;
-		if (!header)
-			printf("\nOptions%s:\n", all ? "" : " (changed from the defaults)");
-		header = true;
-		printf("   %s\n", w);
-	}
-	strbuf_release(&sb);
+	if (!tfs_path(&path, inst, "options"))
+		dir = opendir(path.buf);
+	while (dir && (de = readdir(dir)))
+		if (de->d_name[0] != '.')
+			print_option(&w, de->d_name);
+	if (dir)
+		closedir(dir);
 	strbuf_release(&path);
-}
-
-static void print_cpumask(const char *inst)
-{
-	char all[128];
-
-	tracefs_all_cpus_mask(all, sizeof(all));
-	print_setting(inst, "tracing_cpumask", "CPU mask", all);
-}
-
-static void stat_instance(const char *inst, bool all_options)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (inst)
-		printf("\nInstance: %s\n", inst);
-	print_setting(inst, "current_tracer", "Tracer", "nop");
-	print_events(inst);
-	print_filters_triggers(inst);
-	print_function_filters(inst);
-	print_setting(inst, "set_event_pid", "Event pid filter", NULL);
-	print_setting(inst, "set_event_notrace_pid", "Event pids not traced", NULL);
-	print_setting(inst, "buffer_size_kb", "Buffer size in kilobytes (per cpu)", NULL);
-	print_setting(inst, "buffer_total_size_kb", "Buffer total size in kilobytes", NULL);
-	print_clock(inst);
-	print_cpumask(inst);
-	print_options(inst, all_options);
-	read_setting(inst, "tracing_on", &sb);
-	printf("\nTracing is %s\n", !strcmp(sb.buf, "0") ? "disabled" : "enabled");
-	strbuf_release(&sb);
+	strbuf_release(&w.sb);
 }
 
 static void print_instance_names(void)
@@ -216,13 +359,62 @@ static void print_instance_names(void)
 	if (list && list[0])
 		printf("\nInstances:\n");
 	for (i = 0; list && list[i]; i++)
-		printf("   %s\n", list[i]);
+		printf(" %s\n", list[i]);
 	tracefs_list_free(list);
+}
+
+static void print_pids(const char *inst)
+{
+	print_setting(inst, "set_event_pid", "", "Filtered event PIDs:\n");
+	print_setting(inst, "set_event_notrace_pid", "", "Filtered notrace event PIDs:\n");
+	print_setting(inst, "set_ftrace_pid", "no pid", "Filtered function tracer PIDs:\n");
+	print_setting(inst, "set_ftrace_notrace_pid", "no pid",
+		      "Filtered function tracer notrace PIDs:\n");
+}
+
+static void stat_instance(const char *inst, bool first, bool all_options)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (inst)
+		printf("%sInstance: %s\n", first ? "" : "---------------\n", inst);
+	print_setting(inst, "current_tracer", "nop", "Tracer: ");
+	print_events(inst);
+	print_event_files(inst, event_filter);
+	print_event_files(inst, event_trigger);
+	print_functions(inst, "set_ftrace_filter", "Function Filter");
+	print_functions(inst, "set_ftrace_notrace", "Function No Trace");
+	print_functions(inst, "set_graph_function", "Function Graph Filter");
+	print_functions(inst, "set_graph_notrace", "Function Graph No Trace");
+	print_buffers(inst);
+	print_clock_and_mask(inst);
+	print_setting(inst, "tracing_max_latency", "0", "Max Latency: ");
+	print_probes(inst, "kprobe_events", "Kprobe events");
+	print_probes(inst, "uprobe_events", "Uprobe events");
+	print_probes(inst, "synthetic_events", "Synthetic events");
+	print_pids(inst);
+	print_options(inst, all_options);
+	read_setting(inst, "tracing_on", &sb);
+	printf("\nTracing is %s\n\n", !strcmp(sb.buf, "0") ? "disabled" : "enabled");
+	print_setting(inst, "error_log", "", "Error log:\n");
+	if (!inst)
+		print_instance_names();
+	strbuf_release(&sb);
+}
+
+static void print_stack_tracer(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!tfs_read("/proc/sys/kernel/stack_tracer_enabled", &sb) && atoi(sb.buf) > 0)
+		printf("Stack tracing is enabled\n\n");
+	strbuf_release(&sb);
 }
 
 int cmd_stat(int argc, char **argv)
 {
 	struct control_args a;
+	bool top;
 	int i, ret = control_args_parse(&stat_help, argc, argv, &a);
 
 	for (i = 0; !ret && a.names && a.names[i]; i++) {
@@ -231,12 +423,13 @@ int cmd_stat(int argc, char **argv)
 			ret = -ENOENT;
 		}
 	}
-	if (!ret && (a.seen['t'] || !a.names)) {
-		stat_instance(NULL, a.seen['o']);
-		print_instance_names();
-	}
+	top = a.seen['t'] || !a.names;
+	if (!ret && top)
+		stat_instance(NULL, true, a.seen['o']);
 	for (i = 0; !ret && a.names && a.names[i]; i++)
-		stat_instance(a.names[i], a.seen['o']);
+		stat_instance(a.names[i], !top && i == 0, a.seen['o']);
+	if (!ret)
+		print_stack_tracer();
 	plan_strv_free(a.names);
 	return ret == PLAN_HELP_SHOWN ? 0 : ret ? 1 : 0;
 }
