@@ -89,41 +89,36 @@ static int shim_open(int dirfd, const char *path, int flags, mode_t mode)
 	return f ? fake_fd(f, flags) : real_openat(dirfd, path, flags, mode);
 }
 
-static mode_t va_mode(int flags, va_list ap)
-{
-	return (flags & (O_CREAT | __O_TMPFILE)) ? (mode_t)va_arg(ap, int) : 0;
-}
+/* The mode argument exists only when the flags create a file. */
+#define MODE_ARG(flags, mode)							\
+	do {									\
+		va_list ap;							\
+		va_start(ap, flags);						\
+		mode = (flags & (O_CREAT | __O_TMPFILE)) ? (mode_t)va_arg(ap, int) : 0; \
+		va_end(ap);							\
+	} while (0)
 
 int open(const char *path, int flags, ...)
 {
-	va_list ap;
 	mode_t mode;
 
-	va_start(ap, flags);
-	mode = va_mode(flags, ap);
-	va_end(ap);
+	MODE_ARG(flags, mode);
 	return shim_open(AT_FDCWD, path, flags, mode);
 }
 
 int open64(const char *path, int flags, ...)
 {
-	va_list ap;
 	mode_t mode;
 
-	va_start(ap, flags);
-	mode = va_mode(flags, ap);
-	va_end(ap);
+	MODE_ARG(flags, mode);
 	return shim_open(AT_FDCWD, path, flags, mode);
 }
 
 int openat(int dirfd, const char *path, int flags, ...)
 {
-	va_list ap;
 	mode_t mode;
 
-	va_start(ap, flags);
-	mode = va_mode(flags, ap);
-	va_end(ap);
+	MODE_ARG(flags, mode);
 	return shim_open(dirfd, path, flags, mode);
 }
 
