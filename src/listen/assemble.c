@@ -207,10 +207,16 @@ static int write_cpu_data(struct wr *w, const struct dat_meta *m, struct kt_code
 		place[i].size = 0;
 		if (!cpus[i].size)
 			continue;
-		if (codec)
+		if (codec && cpus[i].compressed) {
+			/* Chunks made as the data arrived: only their count is missing. */
+			ret = wr_num(w, 4, cpus[i].nr_chunks);
+			if (!ret)
+				ret = copy_raw(w, &cpus[i], &place[i].size);
+		} else if (codec) {
 			ret = copy_compressed(w, codec, c, &cpus[i], m->page_size, &place[i].size);
-		else
+		} else {
 			ret = copy_raw(w, &cpus[i], &place[i].size);
+		}
 	}
 	return ret;
 }

@@ -115,23 +115,6 @@ static int accept_data(struct chan *c, const struct sockaddr *peer, const char *
 	return 0;
 }
 
-static int store(struct chan *c, const char *buf, size_t n)
-{
-	ssize_t w;
-
-	while (n) {
-		w = pwrite(c->tmp, buf, n, (off_t)c->size);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w ? -errno : -EIO;
-		buf += w;
-		n -= (size_t)w;
-		c->size += (uint64_t)w;
-	}
-	return 0;
-}
-
 static int64_t recv_udp(struct chan *c, struct server_ctx *srv, const struct sockaddr *peer,
 			uint64_t room, const char **why)
 {
@@ -154,7 +137,7 @@ static int64_t recv_udp(struct chan *c, struct server_ctx *srv, const struct soc
 	}
 	if ((uint64_t)n > room)
 		return -EFBIG;
-	return store(c, srv->scratch, (size_t)n) ?: n;
+	return chan_store(c, srv, srv->scratch, (size_t)n) ?: n;
 }
 
 int64_t chan_event(struct chan *c, struct server_ctx *srv, const struct sockaddr *peer,
@@ -181,7 +164,7 @@ int64_t chan_event(struct chan *c, struct server_ctx *srv, const struct sockaddr
 	}
 	if ((uint64_t)n > room)
 		return -EFBIG;
-	ret = store(c, srv->scratch, (size_t)n);
+	ret = chan_store(c, srv, srv->scratch, (size_t)n);
 	return ret ? ret : n;
 }
 

@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 
+#include "ktrace/compress.h"
 #include "ktrace/strbuf.h"
 
 struct listen_config {
@@ -59,6 +60,8 @@ int dat_meta_scan(int fd, uint64_t size, struct dat_meta *m, struct strbuf *err)
 struct cpu_blob {
 	int fd;
 	uint64_t size;
+	int compressed;		/* fd holds finished chunks already (chan_compress_*) */
+	uint32_t nr_chunks;
 };
 
 /*
@@ -76,7 +79,13 @@ struct server_ctx {
 	struct listen_log *log;
 	char *scratch;			/* one read buffer for all data connections */
 	size_t scratch_len;
+	/* Compression of CPU data as it arrives: codecs and buffers shared by every channel. */
+	struct kt_codec *codecs[3];	/* by enum kt_compression */
+	char *zin, *zout;
+	size_t zin_cap, zout_cap;
 };
+
+void server_ctx_release_codecs(struct server_ctx *srv);
 
 uint64_t listen_now_ms(void);
 
@@ -93,7 +102,28 @@ struct chan {
 	unsigned int port;
 	int peer_set;		/* UDP: the socket is connected to the client */
 	int done;		/* EOF seen, or nothing will come */
+	/* When compressing as data arrives, tmp holds finished chunks then a raw tail. */
+	struct kt_codec *codec;	/* NULL: tmp holds raw pages */
+	uint32_t chunk;		/* raw bytes per chunk: 10 pages, as trace-cmd */
+	int big;		/* chunk headers in the file's byte order */
+	uint64_t raw_start;	/* where the raw tail starts */
+	uint32_t nr_chunks;
 };
+
+/*
+ * Starts compressing what arrives on c from now on; a channel that already holds data stays
+ * raw (the assembler compresses it at the end). 0 or negative errno.
+ */
+int chan_compress_start(struct chan *c, struct server_ctx *srv, int compression,
+			uint32_t page_size, int big);
+/* Appends n received bytes to the channel's temporary file. 0 or negative errno. */
+int chan_store(struct chan *c, struct server_ctx *srv, const char *buf, size_t n);
+/*
+ * Ends the channel's data: keeps only whole pages (returns the bytes dropped, >= 0) and, when
+ * compressing, turns the tail into a last chunk and fills blob. Negative errno on failure.
+ */
+int64_t chan_finish(struct chan *c, struct server_ctx *srv, uint32_t page_size,
+		    struct cpu_blob *blob);
 
 /* Opens the socket on the local address of the control connection (port 0: any free port). */
 int chan_open(struct chan *c, struct server_ctx *srv, int ctl_fd, int udp);

@@ -245,6 +245,7 @@ static void server_release(struct server *srv)
 	free(srv->idx);
 	free(srv->owner);
 	free(srv->ctx.scratch);
+	server_ctx_release_codecs(&srv->ctx);
 	if (srv->lfd >= 0)
 		close(srv->lfd);
 	if (srv->sigfd >= 0)

@@ -250,6 +250,20 @@ static int scan_meta(struct session *s, struct dat_meta *m, struct strbuf *err)
 	return ret;
 }
 
+/* With the metadata known, v7 CPU data can be compressed as it arrives. */
+static int start_compression(struct session *s, const struct dat_meta *m)
+{
+	enum kt_compression c;
+	uint32_t i;
+	int ret = 0;
+
+	if (m->version < 7 || kt_compression_from_name(m->compression, &c))
+		return 0;
+	for (i = 0; i < s->cpus && !ret; i++)
+		ret = chan_compress_start(&s->ch[i], s->srv, c, s->page_size, m->big_endian);
+	return ret;
+}
+
 static int meta_check(struct session *s)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -258,6 +272,8 @@ static int meta_check(struct session *s)
 
 	if (ret)
 		fail(s, "bad metadata", strbuf_str(&err));
+	else if ((ret = start_compression(s, &m)))
+		fail_errno(s, "starting compression", ret);
 	strbuf_release(&err);
 	return ret;
 }
@@ -488,17 +504,17 @@ int session_pollfds(struct session *s, struct pollfd *pfd, int *idx, int max)
 }
 
 /* Whole pages only: a torn last page would make readers fail on the whole CPU. */
-static void trim_to_pages(struct session *s, struct cpu_blob *blob, uint32_t cpu)
+static int finish_channel(struct session *s, struct cpu_blob *blob, uint32_t cpu)
 {
-	uint64_t whole = blob->size - blob->size % s->page_size;
+	int64_t torn = chan_finish(&s->ch[cpu], s->srv, s->page_size, blob);
 	char detail[96];
 
-	if (whole == blob->size)
-		return;
-	snprintf(detail, sizeof(detail), "CPU %u ended with a partial page (%llu bytes dropped)",
-		 cpu, (unsigned long long)(blob->size - whole));
-	slog(s, "%s", detail);
-	blob->size = whole;
+	if (torn > 0) {
+		snprintf(detail, sizeof(detail), "CPU %u ended with a partial page "
+			 "(%lld bytes dropped)", cpu, (long long)torn);
+		slog(s, "%s", detail);
+	}
+	return torn < 0 ? (int)torn : 0;
 }
 
 static int assemble(struct session *s, struct strbuf *err, int64_t *size)
@@ -511,11 +527,8 @@ static int assemble(struct session *s, struct strbuf *err, int64_t *size)
 	if (!blobs)
 		return -ENOMEM;
 	ret = scan_meta(s, &m, err);
-	for (i = 0; !ret && i < s->cpus; i++) {
-		blobs[i].fd = s->ch[i].tmp;
-		blobs[i].size = s->ch[i].size;
-		trim_to_pages(s, &blobs[i], i);
-	}
+	for (i = 0; !ret && i < s->cpus; i++)
+		ret = finish_channel(s, &blobs[i], i);
 	if (!ret) {
 		*size = dat_assemble(s->out, s->meta_size, &m, blobs, s->cpus, err);
 		ret = *size < 0 ? (int)*size : 0;

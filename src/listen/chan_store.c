@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Where a CPU's pages go as they arrive. For a v7 file with compression they are compressed
+ * on the fly, in trace-cmd's chunks of 10 pages: the temporary file holds the finished chunks
+ * followed by a raw tail shorter than a chunk, so the disk holds about the compressed size and
+ * finishing a session only copies bytes. Otherwise the pages are kept raw.
+ */
+#define _FILE_OFFSET_BITS 64
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "listen.h"
+
+#define PAGES_PER_CHUNK	10
+
+static int write_at(int fd, uint64_t off, const void *buf, size_t n)
+{
+	const char *p = buf;
+	ssize_t w;
+
+	while (n) {
+		w = pwrite(fd, p, n, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w ? -errno : -EIO;
+		p += w;
+		n -= (size_t)w;
+		off += (uint64_t)w;
+	}
+	return 0;
+}
+
+static int grow(char **buf, size_t *cap, size_t want)
+{
+	char *n;
+
+	if (want <= *cap)
+		return 0;
+	n = realloc(*buf, want);
+	if (!n)
+		return -ENOMEM;
+	*buf = n;
+	*cap = want;
+	return 0;
+}
+
+void server_ctx_release_codecs(struct server_ctx *srv)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(srv->codecs) / sizeof(srv->codecs[0]); i++)
+		kt_codec_free(srv->codecs[i]);
+	free(srv->zin);
+	free(srv->zout);
+}
+
+int chan_compress_start(struct chan *c, struct server_ctx *srv, int compression,
+			uint32_t page_size, int big)
+{
+	enum kt_compression comp = (enum kt_compression)compression;
+	size_t chunk = (size_t)page_size * PAGES_PER_CHUNK;
+	int ret;
+
+	if (c->size || comp == KT_COMP_NONE || (unsigned int)comp >= 3)
+		return 0;
+	if (!srv->codecs[comp]) {
+		ret = kt_codec_new(comp, &srv->codecs[comp]);
+		if (ret)
+			return ret;
+	}
+	ret = grow(&srv->zin, &srv->zin_cap, chunk);
+	if (!ret)
+		ret = grow(&srv->zout, &srv->zout_cap, 8 + kt_compress_bound(comp, chunk));
+	if (ret)
+		return ret;
+	c->codec = srv->codecs[comp];
+	c->chunk = (uint32_t)chunk;
+	c->big = big;
+	c->raw_start = 0;
+	c->nr_chunks = 0;
+	return 0;
+}
+
+static void put32(const struct chan *c, char *p, uint32_t v)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		p[c->big ? 3 - i : i] = (char)(v >> (8 * i));
+}
+
+/* Compresses len raw bytes into a chunk written where the raw tail started. */
+static int write_chunk(struct chan *c, struct server_ctx *srv, const char *raw, size_t len)
+{
+	size_t clen = srv->zout_cap - 8;
+	int ret = kt_codec_compress(c->codec, raw, len, srv->zout + 8, &clen);
+
+	if (ret)
+		return ret;
+	put32(c, srv->zout, (uint32_t)clen);
+	put32(c, srv->zout + 4, (uint32_t)len);
+	ret = write_at(c->tmp, c->raw_start, srv->zout, clen + 8);
+	if (ret)
+		return ret;
+	c->raw_start += clen + 8;
+	c->nr_chunks++;
+	return 0;
+}
+
+static int read_tail(struct chan *c, struct server_ctx *srv, size_t tail)
+{
+	ssize_t n = pread(c->tmp, srv->zin, tail, (off_t)c->raw_start);
+
+	return n == (ssize_t)tail ? 0 : n < 0 ? -errno : -EIO;
+}
+
+static int store_compressed(struct chan *c, struct server_ctx *srv, const char *buf, size_t n)
+{
+	size_t tail = (size_t)(c->size - c->raw_start), take;
+	int ret;
+
+	if (tail + n < c->chunk) {
+		ret = write_at(c->tmp, c->size, buf, n);
+		if (!ret)
+			c->size += n;
+		return ret;
+	}
+	/* The tail and the start of buf make the first chunk; all of it is in memory first. */
+	ret = read_tail(c, srv, tail);
+	take = c->chunk - tail;
+	if (!ret) {
+		memcpy(srv->zin + tail, buf, take);
+		ret = write_chunk(c, srv, srv->zin, c->chunk);
+	}
+	for (buf += take, n -= take; !ret && n >= c->chunk; buf += c->chunk, n -= c->chunk)
+		ret = write_chunk(c, srv, buf, c->chunk);
+	if (!ret && n)
+		ret = write_at(c->tmp, c->raw_start, buf, n);
+	if (!ret && ftruncate(c->tmp, (off_t)(c->raw_start + n)))
+		ret = -errno;
+	c->size = c->raw_start + n;
+	return ret;
+}
+
+/* c->size is where the temporary file ends, whether it holds raw pages or chunks and a tail. */
+int chan_store(struct chan *c, struct server_ctx *srv, const char *buf, size_t n)
+{
+	int ret;
+
+	if (c->codec)
+		return store_compressed(c, srv, buf, n);
+	ret = write_at(c->tmp, c->size, buf, n);
+	if (!ret)
+		c->size += n;
+	return ret;
+}
+
+int64_t chan_finish(struct chan *c, struct server_ctx *srv, uint32_t page_size,
+		    struct cpu_blob *blob)
+{
+	uint64_t tail = c->size - c->raw_start, torn = tail % page_size;
+	int ret = 0;
+
+	blob->fd = c->tmp;
+	if (!c->codec) {
+		blob->size = c->size - torn;
+		return (int64_t)torn;
+	}
+	tail -= torn;
+	if (tail)
+		ret = read_tail(c, srv, (size_t)tail);
+	if (!ret && tail)
+		ret = write_chunk(c, srv, srv->zin, (size_t)tail);
+	if (!ret && ftruncate(c->tmp, (off_t)c->raw_start))
+		ret = -errno;
+	blob->compressed = 1;
+	blob->nr_chunks = c->nr_chunks;
+	blob->size = c->raw_start;
+	return ret ? ret : (int64_t)torn;
+}
