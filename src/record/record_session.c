@@ -14,7 +14,7 @@
 #include "record_session.h"
 
 /* The ring buffer wakes a recorder at buffer_percent; this bounds the wait if it never fills. */
-#define DEFAULT_WAIT_MS	100
+#define DEFAULT_WAIT_MS	10
 
 static char *instance_dir(const char *name)
 {
