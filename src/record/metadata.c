@@ -219,13 +219,14 @@ static int write_formats(struct dat_writer *w, const char *trace_dir, const stru
 			 struct strbuf *err)
 {
 	static const char *const all[] = { "*/*" };
+	static const char *const ftrace[] = { "ftrace/*" };
 	struct blobs b = { 0 };
 	char events_dir[4096];
 	glob_t g;
 	int ret;
 
 	snprintf(events_dir, sizeof(events_dir), "%s/events", trace_dir);
-	ret = find_formats(events_dir, all, 1, true, &g);
+	ret = find_formats(events_dir, ftrace, 1, true, &g);
 	if (!ret)
 		ret = blobs_load(&b, g.gl_pathv, g.gl_pathc);
 	if (!ret)
