@@ -395,9 +395,9 @@ bool plan_instance_in_use(const struct plan *plan, int i)
 {
 	if (plan->instances[i].remove)
 		return false;
-	/* The top instance takes part unless only -B instances have work. */
+	/* As trace-cmd: the top instance is left out when only -B instances have work. */
 	return i > 0 || plan->nr_instances == 1 || plan_instance_active(&plan->instances[0]) ||
-	       plan->instances[0].buffer_kb || plan->instances[0].clock;
+	       plan->filter_command;
 }
 
 static int apply_all(struct applier *ap, const struct resolved_instance *res)
