@@ -44,8 +44,8 @@ struct dat_meta {
 	uint32_t cpus;			/* the CPU count the metadata declares, 0 if none */
 	char compression[32];		/* v7: "none", "zstd", "zlib" */
 	uint64_t options_next_at;	/* v7: offset of the last options section's "next" field */
-	char clock[64];			/* selected trace clock, "" when the client sent none */
-	int headers_only;		/* v6 from a v1 client: cmdlines, CPU count, options missing */
+	char clock[64];			/* the selected trace clock, "" if none was sent */
+	int headers_only;		/* v6 from a v1 client: no cmdlines, CPU count, options */
 	uint64_t headers_end;		/* v6: where the printk formats end */
 };
 

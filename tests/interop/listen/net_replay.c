@@ -305,7 +305,7 @@ static void send_cpu(const char *host, unsigned int port, int udp, const struct 
 	for (off = 0; udp && off < len; off += page) {
 		send_all(fd, data->buf + off, page);
 		if (!(off / page % 16))
-			usleep(1000);	/* loopback UDP drops what the listener has no room for */
+			usleep(1000);	/* loopback UDP drops what finds no room */
 	}
 	if (!udp)
 		send_all(fd, data->buf, len);
@@ -332,7 +332,8 @@ int main(int argc, char **argv)
 		no_close |= !strcmp(argv[i], "--no-close");
 	}
 	if (argc - i != 3)
-		die("usage: net_replay [--udp] [--v1] [--cut-meta] [--cut-data] [--no-close] HOST PORT FILE");
+		die("usage: net_replay [--udp] [--v1] [--cpus N] [--cut-meta] [--cut-data] "
+		    "[--no-close] HOST PORT FILE");
 	fd = open(argv[i + 2], O_RDONLY);
 	if (fd < 0 || fstat(fd, &st))
 		die("cannot open the file");

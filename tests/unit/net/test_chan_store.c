@@ -62,7 +62,8 @@ static void check_chunks(const struct cpu_blob *b, const char *want, size_t want
 		ulen = get32(file + off + 4);
 		assert_true(ulen == 10 * PAGE || i == b->nr_chunks - 1);
 		assert_true(got + ulen <= want_len);
-		assert_int_equal(kt_decompress(KT_COMP_ZSTD, file + off + 8, clen, out + got, ulen), 0);
+		assert_int_equal(kt_decompress(KT_COMP_ZSTD, file + off + 8, clen, out + got,
+					       ulen), 0);
 		off += 8 + clen;
 		got += ulen;
 	}
