@@ -57,8 +57,6 @@ struct report_opts {
 	const char *print_event;	/* --event NAME: its format */
 	bool print_all_events;		/* --events */
 	const char *kallsyms;
-	long long ts_offset;
-	bool ts_offset_set;
 	unsigned long long ts2secs;	/* --ts2secs HZ, 0 when not given */
 
 	struct report_filter_arg *filters;
@@ -145,9 +143,8 @@ void report_stream_close(struct report_stream *rs);
 struct report_filter;
 
 /*
- * Builds the filters of the command line. -F/--pid/--comm apply to the top buffer only, as in
- * trace-cmd 3.1.6 (instance buffers get an empty filter list there). -EINVAL when a filter does
- * not parse ("Failed to create event filter" in err).
+ * Builds the filters of the command line (-F/--pid/--comm, --cpu, -I/-S). -EINVAL when a
+ * filter does not parse ("Failed to create event filter" in err).
  */
 int report_filter_new(struct tep_handle *tep, const struct report_opts *o,
 		      struct report_filter **out, struct strbuf *err);
@@ -189,6 +186,17 @@ int report_sched_new(struct tep_handle *tep, struct report_sched **out);
 bool report_sched_print(struct report_sched *rs, struct strbuf *sb, struct tep_record *r,
 			int type);
 void report_sched_free(struct report_sched *rs);
+
+/* ------------------------------------------------------------------ -w */
+
+struct report_wakeup;
+
+/* *out stays NULL when the file lacks the sched events -w needs (trace-cmd then ignores -w). */
+int report_wakeup_new(struct tep_handle *tep, struct report_wakeup **out);
+/* After a printed line: " Latency: ..." when it switches to a woken task. */
+void report_wakeup_event(struct report_wakeup *w, struct tep_record *r, FILE *out);
+void report_wakeup_finish(struct report_wakeup *w, FILE *out);
+void report_wakeup_free(struct report_wakeup *w);
 
 /* ------------------------------------------------------------------ printer */
 

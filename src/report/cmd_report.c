@@ -16,8 +16,8 @@
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
 
-/* trace-cmd exits with 255 when a filter does not parse; scripts may test for it. */
-#define EXIT_BAD_FILTER 255
+/* trace-cmd exits with 255 on a bad option or filter; scripts may test for it. */
+#define EXIT_USAGE 255
 
 struct report_run {
 	const struct report_opts *o;
@@ -181,7 +181,6 @@ static int open_file(struct report_run *run)
 	struct dat_open_opts opts = {
 		.ignore_date = o->nodate,
 		.raw_ts = o->raw_ts,
-		.ts_offset = o->ts_offset,
 		.ts2secs_hz = o->ts2secs,
 		.prepare_tep = prepare_tep,
 		.prepare_arg = run,
@@ -233,7 +232,7 @@ int cmd_report(int argc, char **argv)
 	ret = report_opts_parse(&o, argc, argv);
 	if (ret) {
 		report_opts_release(&o);
-		return ret > 0 ? 0 : 1;
+		return ret > 0 ? 0 : EXIT_USAGE;
 	}
 	if (o.check_events) {
 		/* every format that did not parse was already refused by the reader */
@@ -242,7 +241,10 @@ int cmd_report(int argc, char **argv)
 	} else {
 		ret = run_report(&run);
 		if (ret == -EINVAL && strstr(strbuf_str(&run.err), "event filter"))
-			status = EXIT_BAD_FILTER;
+			status = EXIT_USAGE;
+		else if (ret && !run.df)
+			/* as trace-cmd: a file that cannot be opened exits with its errno */
+			status = ret < 0 && ret > -255 ? -ret : 1;
 		else if (ret)
 			status = 1;
 		if (status)

@@ -5,7 +5,8 @@
  *    passes when any positive filter matches it (or there is none) and no -v filter matches it.
  *    A kernel_stack/user_stack record also passes when the previous record of its CPU was
  *    printed, so that stack traces follow the events they belong to.
- *  - They apply to the top buffer only: trace-cmd gives instance buffers an empty filter list.
+ *  - They apply to every buffer. (trace-cmd 3.1.6 hands the top buffer's filter to the instance
+ *    buffers and then crashes on their first record; filtering them is what it meant to do.)
  *  - Then --cpu (by trace-cmd's CPU index across buffers), then -I / -S (irq context flags).
  */
 #include <errno.h>
@@ -182,7 +183,7 @@ static bool event_filters_pass(struct report_filter *f, struct tep_record *rec)
 
 bool report_filter_keep(struct report_filter *f, const struct report_event *ev)
 {
-	if (ev->buffer == 0 && (f->nr_pos || f->nr_neg) && !event_filters_pass(f, ev->record))
+	if ((f->nr_pos || f->nr_neg) && !event_filters_pass(f, ev->record))
 		return false;
 	if (f->cpu_set) {
 		if (ev->cpu_slot < 0 || ev->cpu_slot >= f->nr_cpu_set || !f->cpu_set[ev->cpu_slot])

@@ -167,16 +167,18 @@ int report_print_cpus(struct dat_file *df, const struct report_opts *o,
 	const struct dat_buffer *top = dat_file_nr_buffers(df) ? dat_file_buffer(df, 0) : NULL;
 	unsigned long long first = 0, last = 0;
 	char tbuf[48];
-	int i, ret;
+	int cpu, ret;
 
 	fprintf(out, "List of CPUs in %s with data:\n", o->input);
-	for (i = 0; top && i < top->nr_cpus; i++) {
-		ret = cpu_first_last(df, top->cpus[i].cpu, o->show_last, &first, &last, err);
+	for (cpu = 0; top && cpu < dat_file_nr_cpus(df); cpu++) {
+		if (find_cpu(top, cpu) < 0)
+			continue;
+		ret = cpu_first_last(df, cpu, o->show_last, &first, &last, err);
 		if (ret < 0)
 			return ret;
 		if (!ret)
 			continue;
-		fprintf(out, "  %d", i);
+		fprintf(out, "  %d", cpu);
 		if (o->show_first) {
 			report_time_format(tbuf, first, clock->unit, false);
 			fprintf(out, "\tFirst event:%s", tbuf);

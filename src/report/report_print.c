@@ -28,6 +28,7 @@ struct report_printer {
 	struct report_fgraph *fgraph;
 	int fgraph_entry_id;
 	struct report_sched *sched;	/* NULL with -N: the plugin is not there */
+	struct report_wakeup *wakeup;	/* -w */
 	struct strbuf line;		/* the line being built */
 	struct trace_seq seq;		/* scratch for what libtraceevent prints */
 	bool prefix;
@@ -105,6 +106,11 @@ int report_printer_new(struct dat_file *df, const struct report_printer_conf *co
 	}
 	if (!o->no_plugins) {
 		ret = report_sched_new(p->tep, &p->sched);
+		if (ret)
+			goto fail;
+	}
+	if (o->wakeup) {
+		ret = report_wakeup_new(p->tep, &p->wakeup);
 		if (ret)
 			goto fail;
 	}
@@ -312,14 +318,15 @@ int report_print_event(struct report_printer *p, const struct report_event *ev, 
 		line->len--;
 	/* trace-cmd prints the line with "%.*s": text after a NUL byte is not shown */
 	fwrite_unlocked(line->buf, 1, strnlen(line->buf, line->len), out);
+	if (p->wakeup)
+		report_wakeup_event(p->wakeup, &r, out);
 	fputc_unlocked('\n', out);
 	return 0;
 }
 
 void report_printer_finish(struct report_printer *p, FILE *out)
 {
-	(void)p;
-	(void)out;
+	report_wakeup_finish(p->wakeup, out);
 }
 
 void report_printer_free(struct report_printer *p)
@@ -328,6 +335,7 @@ void report_printer_free(struct report_printer *p)
 		return;
 	report_fgraph_unregister(p->fgraph);
 	report_sched_free(p->sched);
+	report_wakeup_free(p->wakeup);
 	trace_seq_destroy(&p->seq);
 	strbuf_release(&p->line);
 	free(p);
