@@ -365,44 +365,47 @@ int cmd_record(int argc, char **argv)
 }
 
 /*
- * extract: whatever the kernel buffers hold now, without changing any setting. The recorders
- * take every page (the partial last one too) and stop at the first empty read.
+ * extract's buffers, as trace-cmd picks them: the top instance alone by default; with -B the
+ * named instances, with -a every instance tracefs has; the top one too with -t.
  */
-/* extract -a: the top instance and every instance tracefs has. */
-static int all_instance_names(const char ***names)
+static int extract_names(const struct plan *plan, const char ***names)
 {
 	struct strbuf path = STRBUF_INIT;
 	struct dirent *d;
-	DIR *dir;
-	int n = 1;
+	DIR *dir = NULL;
+	int i, n = 0;
 
-	*names = calloc(2, sizeof(**names));
-	strbuf_addf(&path, "%s/instances", tracefs_tracing_dir());
-	dir = opendir(strbuf_str(&path));
-	strbuf_release(&path);
-	while (*names && dir && (d = readdir(dir))) {
-		const char **grown;
+	*names = calloc((size_t)plan->nr_instances + 2, sizeof(**names));
+	if (!*names)
+		return -ENOMEM;
+	if (plan->top_too || (plan->nr_instances < 2 && !plan->all_formats))
+		(*names)[n++] = NULL;
+	for (i = 1; !plan->all_formats && i < plan->nr_instances; i++)
+		(*names)[n++] = strdup(plan->instances[i].name);
+	if (plan->all_formats) {
+		strbuf_addf(&path, "%s/instances", tracefs_tracing_dir());
+		dir = opendir(strbuf_str(&path));
+	}
+	while (dir && (d = readdir(dir))) {
+		const char **grown = realloc(*names, sizeof(**names) * (size_t)(n + 2));
 
-		if (d->d_name[0] == '.')
-			continue;
-		grown = realloc(*names, sizeof(**names) * (size_t)(n + 2));
 		if (!grown)
 			break;
 		*names = grown;
-		(*names)[n] = strdup(d->d_name);
-		if ((*names)[n])
-			n++;
+		if (d->d_name[0] != '.')
+			(*names)[n++] = strdup(d->d_name);
 	}
 	if (dir)
 		closedir(dir);
-	return *names ? n : -ENOMEM;
+	strbuf_release(&path);
+	return n;
 }
 
-static void free_names(const char **names, int n, bool owned)
+static void free_names(const char **names, int n)
 {
 	int i;
 
-	for (i = 1; owned && names && i < n; i++)
+	for (i = 0; names && i < n; i++)
 		free((char *)names[i]);
 	free(names);
 }
@@ -414,25 +417,26 @@ static void free_names(const char **names, int n, bool owned)
  */
 static int extract_run(struct record_run *run)
 {
-	bool every = run->plan->all_formats;
 	const char **names = NULL;
 	int n, ret;
 
 	ret = open_output(run);
-	n = ret ? 0 : every ? all_instance_names(&names) : instance_names(run->plan, &names);
+	n = ret ? 0 : extract_names(run->plan, &names);
 	if (n < 0)
 		ret = n;
 	if (!ret)
 		ret = rec_session_init(&run->session, names, n, output_path(run->plan),
 				       run->plan->file_version, run->plan->compression);
 	run->session.events.all = true;
+	if (run->plan->snapshot)
+		run->session.raw_file = "snapshot_raw";
 	if (!ret)
 		ret = rec_session_start(&run->session, &run->err);
 	if (!ret)
 		ret = rec_session_finish(&run->session, &run->err);
 	if (!ret)
 		ret = rec_session_write(&run->session, run->out_fd, &run->err);
-	free_names(names, n, every);
+	free_names(names, n);
 	if (run->out_fd >= 0)
 		close(run->out_fd);
 	if (ret && run->out_fd >= 0)

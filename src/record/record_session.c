@@ -132,6 +132,7 @@ static int start_cpu(struct rec_session *s, struct rec_buffer *b, struct rec_cpu
 {
 	struct recorder_config cfg = {
 		.trace_dir = b->dir,
+		.raw_file = s->raw_file,
 		.cpu = c->cpu,
 		.page_size = b->page_size,
 		.compression = s->compression,
@@ -160,8 +161,8 @@ static int start_cpu(struct rec_session *s, struct rec_buffer *b, struct rec_cpu
 	rec_read_counters(b->dir, c->cpu, &c->start);
 	ret = recorder_start(&cfg, &c->rec);
 	if (ret)
-		strbuf_addf(err, "cannot read %s/per_cpu/cpu%d/trace_pipe_raw: %s", b->dir, c->cpu,
-			    strerror(-ret));
+		strbuf_addf(err, "cannot read %s/per_cpu/cpu%d/%s: %s", b->dir, c->cpu,
+			    s->raw_file ? s->raw_file : "trace_pipe_raw", strerror(-ret));
 	return ret;
 }
 

@@ -53,6 +53,7 @@ struct rec_session {
 	int wait_ms;
 	char *date;		/* DATE option text (record --date), or NULL */
 	uint64_t max_bytes;	/* -m in bytes per CPU, 0 = keep everything */
+	const char *raw_file;	/* per-CPU file to read; NULL: trace_pipe_raw */
 };
 
 /* `names[i]` NULL for the top instance. */

@@ -295,8 +295,8 @@ static int open_files(struct recorder *r)
 	char path[4096];
 	int fds[2];
 
-	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", r->cfg.trace_dir,
-		 r->cfg.cpu);
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/%s", r->cfg.trace_dir, r->cfg.cpu,
+		 r->cfg.raw_file ? r->cfg.raw_file : "trace_pipe_raw");
 	r->trace_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (r->trace_fd < 0)
 		return -errno;

@@ -23,6 +23,7 @@
 
 struct recorder_config {
 	const char *trace_dir;	/* tracefs dir of the instance (top or instances/NAME) */
+	const char *raw_file;	/* "trace_pipe_raw", or "snapshot_raw" (extract -s) */
 	int cpu;
 	uint32_t page_size;	/* ring-buffer sub-buffer size */
 	enum kt_compression compression; /* KT_COMP_NONE: raw pages */
