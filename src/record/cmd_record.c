@@ -306,6 +306,11 @@ static int record_run(struct record_run *run)
 	ret = check_something_to_do(run->plan);
 	if (ret)
 		return ret;
+	if (run->plan->net_target) {
+		fprintf(stderr, "ktrace record: -N %s: sending to a listener is not implemented yet; "
+			"record with -o and copy the file\n", run->plan->net_target);
+		return -ENOSYS;
+	}
 	ret = open_output(run);
 	if (!ret)
 		ret = block_signals(run);
