@@ -160,6 +160,9 @@ static int start_cpu(struct rec_session *s, struct rec_buffer *b, struct rec_cpu
 	}
 	rec_read_counters(b->dir, c->cpu, &c->start);
 	ret = recorder_start(&cfg, &c->rec);
+	/* A configured CPU that is not present has no ring buffer: nothing to record there. */
+	if (ret == -ENOENT || ret == -ENODEV)
+		return 0;
 	if (ret)
 		strbuf_addf(err, "cannot read %s/per_cpu/cpu%d/%s: %s", b->dir, c->cpu,
 			    s->raw_file ? s->raw_file : "trace_pipe_raw", strerror(-ret));
