@@ -232,6 +232,7 @@ static void test_hello(void **state)
 	assert_int_equal(net_v1_parse("2\0" "4096\0" "0", 9, &v1), 9);
 	assert_int_equal(v1.tcp, 0);
 	assert_int_equal(net_v1_parse("2\0" "4096\0" "1\0" "99999\0", 16, &v1), -EINVAL);
+	assert_int_equal(net_v1_parse("2\0" "4096\0" "1\0" "4\0" "UDP", 16, &v1), -EINVAL);
 	assert_int_equal(net_v1_parse("2\0" "4000\0" "0", 9, &v1), -EINVAL);
 	assert_int_equal(net_v1_parse("99999999999\0", 12, &v1), -EBADMSG);
 	assert_int_equal(net_v1_parse("1111111111111111111111", 22, &v1), -EBADMSG);
