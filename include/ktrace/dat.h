@@ -48,7 +48,7 @@ struct dat_section {
 	const char *desc;	/* the description from the strings sections, or NULL */
 	uint64_t offset;	/* of the section header */
 	uint64_t size;		/* as written: compressed size when compressed */
-	uint32_t csize;		/* compressed metadata sections: sizes from the compression header */
+	uint32_t csize;		/* compressed metadata sections: their compression header */
 	uint32_t rsize;
 	uint64_t next_options;	/* options sections: what their DONE option points to */
 };

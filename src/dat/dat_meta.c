@@ -43,11 +43,15 @@ int dat_meta_header_info(struct dat_in *in, struct strbuf *err)
 		return ret;
 	df->meta.header_page_size = size;
 	if (df->tep) {
+		int kernel_long;
+
 		/* libtraceevent only reads the buffer despite its non-const prototype */
 		tep_parse_header_page(df->tep, (char *)p, size, df->long_size);
 		/* The commit field's size is the kernel's long, which the pages use. */
-		if (tep_get_header_page_size(df->tep) == 4 || tep_get_header_page_size(df->tep) == 8)
-			df->long_size = tep_get_header_page_size(df->tep);
+		kernel_long = tep_get_header_page_size(df->tep);
+
+		if (kernel_long == 4 || kernel_long == 8)
+			df->long_size = kernel_long;
 	}
 	ret = expect_tag(in, "header_event", err);
 	if (!ret)

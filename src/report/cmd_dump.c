@@ -111,29 +111,27 @@ static void dump_strings(struct dump *d)
 
 static void dump_section_list(struct dump *d)
 {
+	static const char head[] = "\t[Section %2d @ %-16llu\t\"%s\", flags 0x%X, ";
 	const struct dat_section *s;
+	unsigned long long off;
+	const char *desc;
 	int i;
 
 	for (i = 0; i < dat_file_nr_sections(d->df); i++) {
 		s = dat_file_section(d->df, i);
-		const char *desc = s->desc ? s->desc : "Unknown";
-
+		desc = s->desc ? s->desc : "Unknown";
+		off = s->offset;
 		if (s->id >= DAT_OPT_MAX)
 			dump_print(d, DUMP_SECTIONS, "Unknown section id %d: %s", s->id, desc);
+		dump_print(d, DUMP_SECTIONS, head, s->id, off, desc, s->flags);
 		if (!(s->flags & DAT_SECTION_FLAG_COMPRESSED))
-			dump_print(d, DUMP_SECTIONS,
-				   "\t[Section %2d @ %-16llu\t\"%s\", flags 0x%X, %llu bytes]\n",
-				   s->id, (unsigned long long)s->offset, desc, s->flags,
-				   (unsigned long long)s->size);
+			dump_print(d, DUMP_SECTIONS, "%llu bytes]\n", (unsigned long long)s->size);
 		else if (s->id == DAT_OPT_BUFFER || s->id == DAT_OPT_BUFFER_TEXT)
-			dump_print(d, DUMP_SECTIONS, "\t[Section %2d @ %-16llu\t\"%s\", flags 0x%X, "
-				   "%llu compressed bytes]\n", s->id, (unsigned long long)s->offset,
-				   desc, s->flags, (unsigned long long)s->size);
+			dump_print(d, DUMP_SECTIONS, "%llu compressed bytes]\n",
+				   (unsigned long long)s->size);
 		else
-			dump_print(d, DUMP_SECTIONS, "\t[Section %2d @ %-16llu\t\"%s\", flags 0x%X, "
-				   "%d compressed, %d uncompressed]\n", s->id,
-				   (unsigned long long)s->offset, desc, s->flags, (int)s->csize,
-				   (int)s->rsize);
+			dump_print(d, DUMP_SECTIONS, "%d compressed, %d uncompressed]\n",
+				   (int)s->csize, (int)s->rsize);
 	}
 }
 
@@ -221,7 +219,8 @@ static int dump_v6_flyrecord(struct dump *d)
 			   (long long)top->cpus[i].offset, (long long)top->cpus[i].size, i);
 	dump_print(d, DUMP_SUMMARY | DUMP_CLOCK, "\t[Tracing clock]\n");
 	if (!d->has_clock)
-		dump_print(d, DUMP_SUMMARY | DUMP_CLOCK, "\t\t No tracing clock saved in the file\n");
+		dump_print(d, DUMP_SUMMARY | DUMP_CLOCK,
+			   "\t\t No tracing clock saved in the file\n");
 	else
 		dump_print(d, DUMP_SUMMARY | DUMP_CLOCK, "\t\t%s\n",
 			   meta->v6_clock ? meta->v6_clock : "");
