@@ -16,6 +16,18 @@
 #include "control_args.h"
 #include "plan_internal.h"
 
+/* Like trace-cmd: starting without anything to trace is a mistake, not a no-op. */
+static int check_something(const struct plan *plan)
+{
+	int i;
+
+	for (i = 0; i < plan->nr_instances; i++)
+		if (plan_instance_active(&plan->instances[i]))
+			return 0;
+	fprintf(stderr, "ktrace start: no event or tracer to start (give -e EVENT or -p TRACER)\n");
+	return -EINVAL;
+}
+
 int cmd_start(int argc, char **argv)
 {
 	struct tracefs_undo *undo = NULL;
@@ -23,6 +35,8 @@ int cmd_start(int argc, char **argv)
 	int ret;
 
 	ret = plan_parse("start", argc, argv, &plan);
+	if (!ret)
+		ret = check_something(&plan);
 	if (!ret)
 		ret = plan_apply(&plan, &undo);
 	if (!ret) {

@@ -118,6 +118,8 @@ case_suggestions() {
 	grep -q "did you mean 'global'" "$TMP/err" || fail "clock: $(cat "$TMP/err")"
 	"$KT" start -e sched:sched_switch -O sym-ofset 2> "$TMP/err" && fail "unknown option"
 	grep -q "sym-offset'" "$TMP/err" || fail "option: $(cat "$TMP/err")"
+	"$KT" start -C global 2> "$TMP/err" && fail "start with nothing to trace succeeded"
+	grep -q 'no event or tracer' "$TMP/err" || fail "nothing to start: $(cat "$TMP/err")"
 	"$KT" start -i -e no_such_event_xyz -e sched:sched_switch 2> "$TMP/err" ||
 		fail "-i did not ignore the missing event"
 	"$KT" reset
