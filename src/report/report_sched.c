@@ -231,13 +231,14 @@ bool report_sched_print(struct report_sched *rs, struct strbuf *sb, struct tep_r
 		return false;
 	if (type == rs->sw.id) {
 		print_switch(rs, sb, r);
-		return true;
+	} else {
+		for (i = 0; i < 2 && type != rs->wk[i].id; i++)
+			;
+		if (i == 2)
+			return false;
+		print_wakeup(rs, &rs->wk[i], sb, r);
 	}
-	for (i = 0; i < 2; i++) {
-		if (type == rs->wk[i].id) {
-			print_wakeup(rs, &rs->wk[i], sb, r);
-			return true;
-		}
-	}
-	return false;
+	/* the helpers write past the strbuf's API: restore its terminating NUL */
+	sb->buf[sb->len] = '\0';
+	return true;
 }
