@@ -101,7 +101,8 @@ static void log_bound(int fd, struct listen_log *log)
 	    getnameinfo((struct sockaddr *)&ss, len, host, sizeof(host), serv, sizeof(serv),
 			NI_NUMERICHOST | NI_NUMERICSERV))
 		return;
-	listen_logf(log, "listening on %s port %s", host, serv);
+	/* After daemon(): the pid is the one to signal. */
+	listen_logf(log, "listening on %s port %s (pid %d)", host, serv, (int)getpid());
 }
 
 static int open_signals(void)

@@ -107,6 +107,19 @@ leftover=$(ls -A "$D")
 [ -z "$leftover" ] && pass "nothing else left in DIR" || fail "left in DIR: $leftover"
 stop_listener
 
+# -D: the command returns at once, the daemon serves, and its pid is in the log.
+mkdir "$WORK/daemon"
+"$KTRACE" listen -D -p 0 --bind 127.0.0.1 -d "$WORK/daemon" -l "$WORK/daemon.log" ||
+	fail "-D did not start"
+LOG=$WORK/daemon.log
+wait_log "listening on"
+DPID=$(sed -n 's/.* (pid \([0-9]*\))$/\1/p' "$LOG")
+DPORT=$(sed -n 's/.*listening on .* port \([0-9]*\) (pid [0-9]*)$/\1/p' "$LOG")
+"$REPLAY" 127.0.0.1 "$DPORT" "$CORPUS/sched.dat" || fail "client of the daemon"
+wait_log ": wrote " && pass "-D: the daemon serves"
+kill "$DPID"
+wait_log "stopping on signal" && pass "-D: the daemon stops on SIGTERM"
+
 "$KTRACE" listen -p 0 -o ../escape 2> "$WORK/err" && fail "-o with a '/' accepted"
 grep -q "a file name prefix without '/'" "$WORK/err" && pass "-o cannot leave DIR"
 finish

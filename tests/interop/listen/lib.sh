@@ -22,7 +22,7 @@ start_listener() {
 	"$KTRACE" listen -p 0 --bind 127.0.0.1 -d "$dir" -l "$LOG" "$@" &
 	LISTEN_PID=$!
 	for _ in $(seq 100); do
-		PORT=$(sed -n 's/.*listening on .* port \([0-9]*\)$/\1/p' "$LOG")
+		PORT=$(sed -n 's/.*listening on .* port \([0-9]*\) (pid [0-9]*)$/\1/p' "$LOG")
 		[ -n "$PORT" ] && return 0
 		sleep 0.05
 	done
