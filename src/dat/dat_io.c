@@ -162,6 +162,10 @@ int dat_in_blob(struct dat_in *in, uint64_t len, const uint8_t **p, struct strbu
 	if (in->mem) {
 		*p = in->mem + in->pos;
 	} else {
+		/* metadata read from the file is copied: a lying size must not exhaust memory */
+		if (len > DAT_MAX_SECTION)
+			return dat_in_err(err, in, -EFBIG, "%llu bytes exceed the limit of %llu",
+					  (unsigned long long)len, DAT_MAX_SECTION);
 		strbuf_reset(&in->scratch);
 		if (strbuf_grow(&in->scratch, len))
 			return dat_in_err(err, in, -ENOMEM, "out of memory for %llu bytes",
