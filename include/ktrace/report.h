@@ -81,6 +81,15 @@ void report_opts_release(struct report_opts *o);
 /* Parses "0-2,5" into o->cpu_set; -EINVAL with a message in err. */
 int report_parse_cpulist(struct report_opts *o, const char *list, struct strbuf *err);
 
+/* ------------------------------------------------------------------ numbers */
+
+/*
+ * printf's %*lld (pad ' '), %0*lld (pad '0') and %-*lld (left) without printf: writes into
+ * `out` (no NUL) and returns the end. Room for 24 characters beyond `width` is enough.
+ */
+char *report_put_int(char *out, long long v, int width, char pad, bool left);
+char *report_put_uint(char *out, unsigned long long v, int width, char pad);
+
 /* ------------------------------------------------------------------ time */
 
 /*

@@ -148,33 +148,6 @@ static void take_seq(struct report_printer *p)
 	trace_seq_reset(&p->seq);
 }
 
-/* printf's %*d, %-*d and %0*d for the few fields of every line, without printf's cost */
-static char *put_int(char *out, long long v, int width, char pad, bool left)
-{
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-	char tmp[24];
-	int n = 0, len;
-
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0 && pad == '0') {
-		*out++ = '-';
-		width--;
-	} else if (v < 0) {
-		tmp[n++] = '-';
-	}
-	len = n;
-	while (!left && width-- > len)
-		*out++ = pad;
-	while (n)
-		*out++ = tmp[--n];
-	while (left && width-- > len)
-		*out++ = ' ';
-	return out;
-}
-
 /* %*s (right-aligned), or %*.*s when `max` is set */
 static char *put_str(char *out, const char *str, size_t len, int width, int max)
 {
@@ -199,13 +172,13 @@ static void put_task(struct report_printer *p, struct tep_record *r)
 	o = p->line.buf + p->line.len;
 	o = put_str(o, comm, len, p->o->latency ? 8 : 16, p->o->latency ? 8 : 0);
 	*o++ = '-';
-	o = put_int(o, pid, 5, ' ', true);
+	o = report_put_int(o, pid, 5, ' ', true);
 	*o++ = ' ';
 	if (p->o->latency) {
-		o = put_int(o, r->cpu, 3, ' ', false);
+		o = report_put_int(o, r->cpu, 3, ' ', false);
 	} else {
 		*o++ = '[';
-		o = put_int(o, r->cpu, 3, '0', false);
+		o = report_put_int(o, r->cpu, 3, '0', false);
 		*o++ = ']';
 	}
 	p->line.len = (size_t)(o - p->line.buf);

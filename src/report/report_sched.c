@@ -118,18 +118,7 @@ static unsigned long long val(const struct report_sched *rs, struct tep_format_f
 /* Appends a signed decimal; `sb` has room (callers grow it first). */
 static void put_ll(struct strbuf *sb, long long v)
 {
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-	char tmp[24];
-	int n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		sb->buf[sb->len++] = '-';
-	while (n)
-		sb->buf[sb->len++] = tmp[--n];
+	sb->len = (size_t)(report_put_int(sb->buf + sb->len, v, 0, ' ', false) - sb->buf);
 }
 
 static void put_str(struct strbuf *sb, const char *s)

@@ -7,30 +7,13 @@
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
 
-/* Writes v in decimal, right-aligned in `width` with `pad` ('0' or ' '); returns the length. */
-static int put_uint(char *buf, unsigned long long v, int width, char pad)
-{
-	char tmp[24];
-	int n = 0, len = 0;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (width-- > n)
-		buf[len++] = pad;
-	while (n)
-		buf[len++] = tmp[--n];
-	return len;
-}
-
 int report_time_format(char *buf, unsigned long long ts, enum report_time_unit unit, bool colon)
 {
 	unsigned long long div = 1000000000ULL;
 	int frac = 9, len = 0;
 
 	if (unit == REPORT_TIME_RAW) {
-		len = put_uint(buf, ts, 12, ' ');
+		len = (int)(report_put_uint(buf, ts, 12, ' ') - buf);
 		if (colon)
 			buf[len++] = ':';
 		buf[len] = '\0';
@@ -44,9 +27,9 @@ int report_time_format(char *buf, unsigned long long ts, enum report_time_unit u
 	}
 	if (colon)
 		buf[len++] = ' ';
-	len += put_uint(buf + len, ts / div, 5, ' ');
+	len = (int)(report_put_uint(buf + len, ts / div, 5, ' ') - buf);
 	buf[len++] = '.';
-	len += put_uint(buf + len, ts % div, frac, '0');
+	len = (int)(report_put_uint(buf + len, ts % div, frac, '0') - buf);
 	if (colon)
 		buf[len++] = ':';
 	buf[len] = '\0';
