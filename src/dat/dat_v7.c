@@ -186,14 +186,18 @@ static int top_cpus(const struct dat_file *df)
 
 	for (i = 0; i < df->nr_buffers; i++) {
 		b = &df->buffers[i];
-		if (b->name[0] || b->latency)
+		if (b->name[0])
 			continue;
+		/* a latency top buffer leaves the CPUCOUNT option's count */
+		if (b->latency)
+			return df->nr_cpus;
 		for (j = 0; j < b->nr_cpus; j++)
 			if (b->cpus[j].cpu > max)
 				max = b->cpus[j].cpu;
 		return max + 1;
 	}
-	return df->nr_cpus;
+	/* without a top buffer trace-cmd reads an empty one: "cpus=0" */
+	return 0;
 }
 
 static const char *top_clock(const struct dat_file *df)
