@@ -5,6 +5,7 @@
 # usage: build.sh SRCROOT DEPFILE FUZZ_DAT FUZZ_NET SOURCE.c...
 #   SOURCE.c: the core library's sources and the targets' own files (fuzz_*.c).
 set -eu
+script=$(realpath "$0")
 root=$(realpath "$1") depfile=$2 out_dat=$3 out_net=$4
 shift 4
 objdir=$(dirname "$out_dat")/fuzz-obj
@@ -19,9 +20,18 @@ libs="$(pkg-config --libs $pkgs) -lpthread -lm"
 objname() {
 	echo "$objdir/$(realpath "$1" | sed "s|^$root/||; s|/|_|g; s|\.c\$|.o|")"
 }
+# Only what changed is compiled again: every engineer's `meson test` builds these.
+stale() {	# OBJ: missing, or older than a file its last compile read
+	[ -e "$1" ] && [ -e "$1.d" ] && [ ! "$script" -nt "$1" ] || return 0
+	for dep in $(sed 's/^[^:]*://; s/\\$//' "$1.d"); do
+		[ "$dep" -nt "$1" ] && return 0
+	done
+	return 1
+}
 for src in "$@"; do
-	printf '%s\n%s\n' "$(realpath "$src")" "$(objname "$src")"
-done | xargs -n 2 -P "$(nproc)" sh -c \
+	obj=$(objname "$src")
+	stale "$obj" && printf '%s\n%s\n' "$(realpath "$src")" "$obj"
+done | xargs -r -n 2 -P "$(nproc)" sh -c \
 	'exec clang '"$(echo $cflags)"' -fsanitize=fuzzer-no-link -MD -MF "$1.d" -c "$0" -o "$1"'
 core=""
 for src in "$@"; do
