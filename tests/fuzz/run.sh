@@ -19,7 +19,7 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 status=0
 # stdout and stderr of the code under test are the report's output and its error lines:
 # closed (close_fd_mask), libFuzzer and the sanitizers keep their own copy of stderr.
-"$bin" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -close_fd_mask=3 \
+"$bin" -max_total_time="$secs" -timeout=60 -rss_limit_mb=2048 -close_fd_mask=3 \
 	-print_final_stats=1 -artifact_prefix="$work/" "$corpus" "$seeds" >"$work/log" 2>&1 ||
 	status=$?
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")
