@@ -4,6 +4,7 @@
  * This file holds the flow: options -> file -> one-shot listings or
  * stream -> filter -> printer -> stdout.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -175,6 +176,27 @@ static int prepare_tep(struct tep_handle *tep, void *arg)
 	return 0;
 }
 
+/*
+ * plugin_function prints the time of a func_repeats event's last call with the format in its
+ * variable tep_func_repeat_format, which trace-cmd overrides to match its own timestamps.
+ * Plugins are loaded RTLD_GLOBAL, so the variable can be found and set the same way.
+ */
+static void set_func_repeat_format(const struct report_run *run)
+{
+	const char **fmt = dlsym(RTLD_DEFAULT, "tep_func_repeat_format");
+
+	if (!fmt)
+		return;
+	if (run->o->raw_ts)
+		*fmt = "%d";
+	else if (run->clock.unit == REPORT_TIME_NSECS)
+		*fmt = "%9.1d";
+	else if (run->clock.unit == REPORT_TIME_USECS)
+		*fmt = "%6.1000d";
+	else
+		*fmt = "%12d";
+}
+
 static int open_file(struct report_run *run)
 {
 	const struct report_opts *o = run->o;
@@ -213,6 +235,7 @@ static int run_report(struct report_run *run)
 			return ret;
 	}
 	report_clock_init(&run->clock, run->df, o);
+	set_func_repeat_format(run);
 	ret = print_listing(run);
 	if (ret == 0)
 		ret = print_file(run);
