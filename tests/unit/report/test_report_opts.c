@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* `ktrace report` option parsing: trace-cmd 3.1.6's meanings. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <errno.h>
+
+#include "ktrace/report.h"
+
+#define PARSE(o, ...) parse(o, (char *[]){ "report", __VA_ARGS__, NULL })
+
+static int parse(struct report_opts *o, char **argv)
+{
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	return report_opts_parse(o, argc, argv);
+}
+
+static void test_defaults(void **state)
+{
+	struct report_opts o;
+
+	(void)state;
+	assert_int_equal(parse(&o, (char *[]){ "report", NULL }), 0);
+	assert_string_equal(o.input, "trace.dat");
+	assert_false(o.latency);
+	assert_null(o.cpu_set);
+	report_opts_release(&o);
+}
+
+static void test_bare_file_and_flags(void **state)
+{
+	struct report_opts o;
+
+	(void)state;
+	assert_int_equal(PARSE(&o, "-l", "-t", "-R", "--stat", "x.dat"), 0);
+	assert_string_equal(o.input, "x.dat");
+	assert_true(o.latency && o.nsec && o.raw && o.stat);
+	report_opts_release(&o);
+	/* a bare file after -i is one file too many */
+	assert_int_equal(PARSE(&o, "-i", "a.dat", "b.dat"), -EINVAL);
+	report_opts_release(&o);
+}
+
+static void test_v_negates_following_filters(void **state)
+{
+	struct report_opts o;
+
+	(void)state;
+	assert_int_equal(PARSE(&o, "-F", "a", "-v", "-F", "b", "-F", "c: x > 1", "-i", "t.dat"), 0);
+	assert_int_equal(o.nr_filters, 3);
+	assert_false(o.filters[0].neg);
+	assert_true(o.filters[1].neg);
+	assert_true(o.filters[2].neg);
+	assert_string_equal(o.filters[2].expr, "c: x > 1");
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "-v", "-v"), -EINVAL);
+	report_opts_release(&o);
+}
+
+static void test_lists(void **state)
+{
+	struct report_opts o;
+
+	(void)state;
+	assert_int_equal(PARSE(&o, "--cpu", "1,3", "--pid", "10,20", "--comm", "sh",
+			       "--first-event"), 0);
+	assert_int_equal(o.nr_cpu_set, 4);
+	assert_true(o.cpu_set[1] && o.cpu_set[3] && !o.cpu_set[2]);
+	assert_int_equal(o.nr_pids, 2);
+	assert_string_equal(o.pids[1], "20");
+	assert_int_equal(o.nr_comms, 1);
+	assert_true(o.show_cpus && o.show_first);
+	report_opts_release(&o);
+}
+
+static void test_errors(void **state)
+{
+	struct report_opts o;
+
+	(void)state;
+	/* as trace-cmd: --ts-offset needs the file first */
+	assert_int_equal(PARSE(&o, "--ts-offset", "5", "-i", "t.dat"), -EINVAL);
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "-i", "t.dat", "--ts-offset", "5"), 0);
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "--cpu", "2-1"), -EINVAL);
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "--profile"), -EINVAL);
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "--no-such-option"), -EINVAL);
+	report_opts_release(&o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_bare_file_and_flags),
+		cmocka_unit_test(test_v_negates_following_filters),
+		cmocka_unit_test(test_lists),
+		cmocka_unit_test(test_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
