@@ -244,6 +244,20 @@ static int run_report(struct report_run *run)
 	return ret;
 }
 
+/*
+ * As trace-cmd: a file that cannot be opened exits with open()'s errno, one that is not a
+ * trace.dat file with 255.
+ */
+static int open_status(int ret)
+{
+	switch (ret) {
+	case -ENOENT: case -EACCES: case -EISDIR: case -ENOTDIR: case -ELOOP: case -EPERM:
+		return -ret;
+	default:
+		return EXIT_USAGE;
+	}
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o;
@@ -266,8 +280,7 @@ int cmd_report(int argc, char **argv)
 		if (ret == -EINVAL && strstr(strbuf_str(&run.err), "event filter"))
 			status = EXIT_USAGE;
 		else if (ret && !run.df)
-			/* as trace-cmd: a file that cannot be opened exits with its errno */
-			status = ret < 0 && ret > -255 ? -ret : 1;
+			status = open_status(ret);
 		else if (ret)
 			status = 1;
 		if (status)
