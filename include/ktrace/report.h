@@ -180,6 +180,12 @@ struct report_fgraph;
 int report_fgraph_register(struct tep_handle *tep, const struct report_lookahead *la,
 			   struct report_fgraph **out);
 void report_fgraph_unregister(struct report_fgraph *fg);
+/*
+ * Appends the function_graph text of a funcgraph_entry/exit record (what the registered
+ * handlers print) to sb; false for other event types.
+ */
+bool report_fgraph_print(struct report_fgraph *fg, struct strbuf *sb, struct tep_record *rec,
+			 int type);
 /* The ftrace event type whose records need report_stream_pin() before printing, or -1. */
 int report_fgraph_entry_id(const struct report_fgraph *fg);
 /* "  "/"+ "/"! "/"# "/"$ " then "%lu.%03lu us " padded, then "|  ", as trace-cmd. */

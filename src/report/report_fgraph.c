@@ -16,6 +16,7 @@
 #include "ktrace/report.h"
 
 #define FGRAPH_INDENT 2
+#define MAX_INDENT 65536
 
 enum { OPT_TAILPRINT, OPT_DEPTH, NR_FGRAPH_OPTS };
 
@@ -29,6 +30,7 @@ struct report_fgraph {
 	/* libtraceevent writes the parsed -O values into these, so they cannot be const */
 	struct tep_plugin_option options[NR_FGRAPH_OPTS + 1];
 	bool options_added;
+	struct strbuf scratch;	/* for the tep handlers */
 };
 
 static unsigned long long field_val(struct tep_format_field *f, struct tep_record *rec)
@@ -40,72 +42,87 @@ static unsigned long long field_val(struct tep_format_field *f, struct tep_recor
 	return v;
 }
 
-static void put_overhead(struct trace_seq *s, unsigned long long duration)
+/* The overhead mark: how long the call took, at a glance. */
+static const char *overhead_mark(unsigned long long duration)
 {
-	const char *mark = "  ";
-
 	if (duration == ~0ULL)
-		mark = "  ";
-	else if (duration > 1000000000ULL)
-		mark = "$ ";
-	else if (duration > 1000000ULL)
-		mark = "# ";
-	else if (duration > 100000ULL)
-		mark = "! ";
-	else if (duration > 10000ULL)
-		mark = "+ ";
-	trace_seq_puts(s, mark);
+		return "  ";
+	if (duration > 1000000000ULL)
+		return "$ ";
+	if (duration > 1000000ULL)
+		return "# ";
+	if (duration > 100000ULL)
+		return "! ";
+	if (duration > 10000ULL)
+		return "+ ";
+	return "  ";
 }
 
 /*
- * The time column is 7 characters of "usecs.nsecs" (the nanoseconds are left out once the
- * microseconds alone take 7 digits), " us ", padding, then the bar.
+ * The mark, then a time column of 7 characters of "usecs.nsecs" (the nanoseconds are left out
+ * once the microseconds alone take 7 digits), " us ", padding, then the bar.
  */
-static void put_duration_text(struct trace_seq *s, unsigned long long duration)
+static void put_duration(struct strbuf *sb, unsigned long long duration)
 {
-	char num[48];
-	int len, i;
+	char num[64], *o = num;
+	int len;
 
-	len = snprintf(num, sizeof(num), "%lu", (unsigned long)(duration / 1000));
-	if (len < 7)
-		len += snprintf(num + len, sizeof(num) - len, ".%03lu",
-				(unsigned long)(duration % 1000));
-	trace_seq_puts(s, num);
-	trace_seq_puts(s, " us ");
-	for (i = len; i < 7; i++)
-		trace_seq_putc(s, ' ');
-	trace_seq_puts(s, "|  ");
+	memcpy(o, overhead_mark(duration), 2);
+	o += 2;
+	o = report_put_uint(o, (unsigned long)(duration / 1000), 0, ' ');
+	len = (int)(o - num) - 2;
+	if (len < 7) {
+		*o++ = '.';
+		o = report_put_uint(o, (unsigned long)(duration % 1000), 3, '0');
+		len += 4;
+	}
+	memcpy(o, " us ", 4);
+	o += 4;
+	while (len++ < 7)
+		*o++ = ' ';
+	memcpy(o, "|  ", 3);
+	strbuf_add(sb, num, (size_t)(o + 3 - num));
 }
 
 void report_fgraph_put_duration(struct trace_seq *s, unsigned long long duration)
 {
-	put_overhead(s, duration);
-	put_duration_text(s, duration);
+	struct strbuf sb = STRBUF_INIT;
+
+	put_duration(&sb, duration);
+	trace_seq_puts(s, strbuf_str(&sb));
+	strbuf_release(&sb);
 }
 
-static void put_indent(struct trace_seq *s, unsigned long long depth)
+static void put_indent(struct strbuf *sb, unsigned long long depth)
 {
-	int i, n = (int)(depth * FGRAPH_INDENT);
+	int n = (int)(depth * FGRAPH_INDENT);
 
-	for (i = 0; i < n; i++)
-		trace_seq_putc(s, ' ');
+	/* a corrupt depth must not ask for gigabytes of blanks */
+	if (n > MAX_INDENT)
+		n = MAX_INDENT;
+	if (n > 0 && !strbuf_grow(sb, (size_t)n)) {
+		memset(sb->buf + sb->len, ' ', (size_t)n);
+		sb->len += (size_t)n;
+		sb->buf[sb->len] = '\0';
+	}
 }
 
-static void put_func(struct report_fgraph *fg, struct trace_seq *s, unsigned long long addr,
+static void put_func(struct report_fgraph *fg, struct strbuf *sb, unsigned long long addr,
 		     const char *tail)
 {
 	const char *name = tep_find_function(fg->tep, addr);
 
 	if (name)
-		trace_seq_printf(s, "%s%s", name, tail);
+		strbuf_addstr(sb, name);
 	else
-		trace_seq_printf(s, "%llx%s", addr, tail);
+		strbuf_addf(sb, "%llx", addr);
+	strbuf_addstr(sb, tail);
 }
 
-static void put_depth(struct report_fgraph *fg, struct trace_seq *s, unsigned long long depth)
+static void put_depth(struct report_fgraph *fg, struct strbuf *sb, unsigned long long depth)
 {
 	if (fg->options[OPT_DEPTH].set)
-		trace_seq_printf(s, " (%lld)", (long long)depth);
+		strbuf_addf(sb, " (%lld)", (long long)depth);
 }
 
 /* The exit that makes `entry` a leaf, consumed from the stream; NULL when it is not a leaf. */
@@ -124,50 +141,66 @@ static struct tep_record *take_leaf_exit(struct report_fgraph *fg, struct tep_re
 	return next;
 }
 
-static int entry_handler(struct trace_seq *s, struct tep_record *rec, struct tep_event *event,
-			 void *context)
+static void print_entry(struct report_fgraph *fg, struct strbuf *sb, struct tep_record *rec)
 {
-	struct report_fgraph *fg = context;
 	unsigned long long depth, func = field_val(fg->ent_func, rec);
 	struct tep_record *exit = take_leaf_exit(fg, rec);
 
 	depth = field_val(fg->ent_depth, rec);
 	if (exit) {
-		unsigned long long duration = field_val(fg->ret_rettime, exit) -
-					      field_val(fg->ret_calltime, exit);
-
 		/* read everything needed from the exit before it is dropped */
-		report_fgraph_put_duration(s, duration);
+		put_duration(sb, field_val(fg->ret_rettime, exit) -
+				 field_val(fg->ret_calltime, exit));
 		fg->la.consume(fg->la.priv);
-		put_indent(s, depth);
-		put_func(fg, s, func, "();");
+		put_indent(sb, depth);
+		put_func(fg, sb, func, "();");
 	} else {
-		put_overhead(s, ~0ULL);
-		trace_seq_puts(s, "           |  ");
-		put_indent(s, depth);
-		put_func(fg, s, func, "() {");
+		strbuf_addstr(sb, "             |  ");
+		put_indent(sb, depth);
+		put_func(fg, sb, func, "() {");
 	}
-	put_depth(fg, s, depth);
-	return 0;
+	put_depth(fg, sb, depth);
 }
 
-static int exit_handler(struct trace_seq *s, struct tep_record *rec, struct tep_event *event,
-			void *context)
+static void print_exit(struct report_fgraph *fg, struct strbuf *sb, struct tep_record *rec)
 {
-	struct report_fgraph *fg = context;
 	unsigned long long depth = field_val(fg->ret_depth, rec);
 
-	report_fgraph_put_duration(s, field_val(fg->ret_rettime, rec) -
-				      field_val(fg->ret_calltime, rec));
-	put_indent(s, depth);
-	trace_seq_putc(s, '}');
-	if (fg->options[OPT_TAILPRINT].set && fg->ret_func) {
+	put_duration(sb, field_val(fg->ret_rettime, rec) - field_val(fg->ret_calltime, rec));
+	put_indent(sb, depth);
+	strbuf_addch(sb, '}');
+	if (fg->options[OPT_TAILPRINT].set) {
 		const char *name = tep_find_function(fg->tep, field_val(fg->ret_func, rec));
 
 		if (name)
-			trace_seq_printf(s, " /* %s */", name);
+			strbuf_addf(sb, " /* %s */", name);
 	}
-	put_depth(fg, s, depth);
+	put_depth(fg, sb, depth);
+}
+
+bool report_fgraph_print(struct report_fgraph *fg, struct strbuf *sb, struct tep_record *rec,
+			 int type)
+{
+	if (!fg || !fg->entry || type < 0)
+		return false;
+	if (type == fg->entry->id)
+		print_entry(fg, sb, rec);
+	else if (type == fg->exit->id)
+		print_exit(fg, sb, rec);
+	else
+		return false;
+	return true;
+}
+
+/* The handlers libtraceevent calls (tep_print_event): the same text through a scratch strbuf. */
+static int graph_handler(struct trace_seq *s, struct tep_record *rec, struct tep_event *event,
+			 void *context)
+{
+	struct report_fgraph *fg = context;
+
+	strbuf_reset(&fg->scratch);
+	report_fgraph_print(fg, &fg->scratch, rec, event->id);
+	trace_seq_puts(s, strbuf_str(&fg->scratch));
 	return 0;
 }
 
@@ -219,9 +252,9 @@ int report_fgraph_register(struct tep_handle *tep, const struct report_lookahead
 	/* Without a funcgraph_exit format trace-cmd falls back to the plain format text. */
 	if (find_fields(fg)) {
 		tep_register_event_handler(tep, fg->entry->id, "ftrace", "funcgraph_entry",
-					   entry_handler, fg);
+					   graph_handler, fg);
 		tep_register_event_handler(tep, fg->exit->id, "ftrace", "funcgraph_exit",
-					   exit_handler, fg);
+					   graph_handler, fg);
 	} else {
 		fg->entry = NULL;
 	}
@@ -240,11 +273,12 @@ void report_fgraph_unregister(struct report_fgraph *fg)
 		return;
 	if (fg->entry) {
 		tep_unregister_event_handler(fg->tep, fg->entry->id, "ftrace", "funcgraph_entry",
-					     entry_handler, fg);
+					     graph_handler, fg);
 		tep_unregister_event_handler(fg->tep, fg->exit->id, "ftrace", "funcgraph_exit",
-					     exit_handler, fg);
+					     graph_handler, fg);
 	}
 	if (fg->options_added)
 		tep_plugin_remove_options(fg->options);
+	strbuf_release(&fg->scratch);
 	free(fg);
 }

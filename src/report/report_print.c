@@ -228,6 +228,8 @@ static void put_info(struct report_printer *p, struct tep_record *r, struct tep_
 	}
 	if (p->sched && report_sched_print(p->sched, &p->line, r, event->id))
 		return;
+	if (report_fgraph_print(p->fgraph, &p->line, r, event->id))
+		return;
 	if (event->handler(s, r, event, event->context)) {
 		/* the handler asked for the format's text after its own */
 		flags = event->flags;
