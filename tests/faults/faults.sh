@@ -69,7 +69,7 @@ case_disk_full() {
 	for size_comp in 64k:zstd 1300k:zstd 8m:none; do
 		size=${size_comp%:*}
 		comp=${size_comp#*:}
-		mount -t tmpfs -o size=$size ktrace-faults "$MNT" || fail "cannot mount a tmpfs"
+		mount -t tmpfs -o size="$size" ktrace-faults "$MNT" || fail "cannot mount a tmpfs"
 		sh "$SNAP" > "$W/before.snap"
 		"$K" record -q -o "$MNT/full.dat" --compression "$comp" -e syscalls -e sched -- \
 			sh -c 'end=$(($(date +%s) + 2))
@@ -80,11 +80,13 @@ case_disk_full() {
 		[ $rc -lt 128 ] || fail "$size: record died (exit $rc): $(cat "$W/record.err")"
 		[ $rc != 0 ] || fail "$size: record on a full disk reported success"
 		grep -qi 'space' "$W/record.err" ||
-			fail "$size: the error does not say the disk is full: $(cat "$W/record.err")"
+			fail "$size: the error does not say the disk is full:" \
+			     "$(cat "$W/record.err")"
 		state_same "$W/before.snap" "disk full ($size)"
 		if [ -e "$MNT/full.dat" ]; then
 			verdict=$(report_verdict "$MNT/full.dat") || exit 1
-			echo "tmpfs $size, $comp: record failed (exit $rc), file left: report says $verdict"
+			echo "tmpfs $size, $comp: record failed (exit $rc), file left:" \
+			     "report says $verdict"
 		else
 			echo "tmpfs $size, $comp: record failed (exit $rc), no file left"
 		fi
@@ -104,14 +106,16 @@ case_sigkill() {
 		"$K" record -q -o "$W/k.dat" -e sched:sched_switch -- sleep 2 \
 			> /dev/null 2> "$W/record.err" &
 		pid=$!
-		delay=$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", (r % 250) / 100 }')
+		delay=$(awk -v r="$RANDOM" 'BEGIN { printf "%.2f", (r % 250) / 100 }')
 		sleep "$delay"
 		kill -KILL "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
 		FAULTS=$((FAULTS + 1))
 		"$K" reset --restore > /dev/null 2> "$W/reset.err" ||
-			fail "round $i (kill after ${delay}s): reset --restore failed: $(cat "$W/reset.err")"
-		state_same "$W/before.snap" "round $i: SIGKILL after ${delay}s, then reset --restore"
+			fail "round $i (kill after ${delay}s): reset --restore failed:" \
+			     "$(cat "$W/reset.err")"
+		state_same "$W/before.snap" \
+			"round $i: SIGKILL after ${delay}s, then reset --restore"
 		if [ -e "$W/k.dat" ]; then
 			verdict=$(report_verdict "$W/k.dat") || exit 1
 		else
@@ -122,7 +126,8 @@ case_sigkill() {
 	done
 	"$K" record -q -o "$W/again.dat" -e sched:sched_switch -- sleep 0.2 2> "$W/record.err" ||
 		fail "record after the kills failed: $(cat "$W/record.err")"
-	[ "$(report_verdict "$W/again.dat")" = ok ] || fail "the record after the kills is unreadable"
+	[ "$(report_verdict "$W/again.dat")" = ok ] ||
+		fail "the record after the kills is unreadable"
 	state_same "$W/before.snap" "record after the kills"
 }
 
@@ -139,7 +144,7 @@ case_signals() {
 		"$K" record -q -o "$W/s.dat" -e sched:sched_switch -- sleep 1.5 \
 			> /dev/null 2> "$W/record.err" &
 		pid=$!
-		delay=$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", (r % 200) / 100 }')
+		delay=$(awk -v r="$RANDOM" 'BEGIN { printf "%.2f", (r % 200) / 100 }')
 		sleep "$delay"
 		kill -"$sig" "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null

@@ -57,6 +57,7 @@ clang $san -fsanitize=fuzzer -o "$out_net" "$(objname "$root/tests/fuzz/fuzz_net
 		 $(objname "$root/tests/fuzz/fuzz_net.c") \
 		 $(objname "$root/tests/fuzz/fuzz_tep_guard.c"); do
 		cat "$o.d"
-	done | sed 's/^[^:]*://; s/\\$//' | tr ' ' '\n' | grep . | sort -u | sed 's/^/ /' | tr -d '\n'
+	done | sed 's/^[^:]*://; s/\\$//' | tr ' ' '\n' | grep . | sort -u | sed 's/^/ /' |
+		tr -d '\n'
 	echo
 } >"$depfile"
