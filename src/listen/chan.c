@@ -15,6 +15,8 @@
 
 #include "listen.h"
 
+#define UDP_RCVBUF	(8 << 20)
+
 static int open_tmp(int dir_fd, const void *tag)
 {
 	char name[96];
@@ -55,15 +57,16 @@ static int bind_like(int fd, int ctl_fd, unsigned int *port)
 	return 0;
 }
 
-int chan_open(struct chan *c, struct server_ctx *srv, int ctl_fd, int udp)
+int chan_open(struct chan *c, struct server_ctx *srv, int ctl_fd, int udp, uint32_t page)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
-	int fd, ret;
+	int fd, ret, rcvbuf = UDP_RCVBUF;
 
 	memset(c, 0, sizeof(*c));
 	c->lfd = c->fd = c->tmp = -1;
 	c->udp = udp;
+	c->page = page;
 	if (getsockname(ctl_fd, (struct sockaddr *)&ss, &len))
 		return -errno;
 	fd = socket(ss.ss_family, (udp ? SOCK_DGRAM : SOCK_STREAM) | SOCK_NONBLOCK | SOCK_CLOEXEC,
@@ -73,6 +76,9 @@ int chan_open(struct chan *c, struct server_ctx *srv, int ctl_fd, int udp)
 	ret = bind_like(fd, ctl_fd, &c->port);
 	if (!ret && !udp && listen(fd, 1))
 		ret = -errno;
+	/* UDP loses what does not fit: ask for room for bursts (the kernel caps it). */
+	if (!ret && udp)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	if (ret) {
 		close(fd);
 		return ret;
@@ -134,6 +140,12 @@ static int64_t recv_udp(struct chan *c, struct server_ctx *srv, const struct soc
 		if (connect(c->fd, (struct sockaddr *)&ss, len))
 			return -errno;
 		c->peer_set = 1;
+	}
+	if ((uint64_t)n != c->page) {
+		/* Pages must stay whole and aligned: a datagram that is not one page is noise. */
+		if (!c->bad_datagrams++)
+			*why = "dropped a datagram that is not one page (logged once per CPU)";
+		return 0;
 	}
 	if ((uint64_t)n > room)
 		return -EFBIG;

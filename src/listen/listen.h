@@ -101,6 +101,8 @@ struct chan {
 	uint64_t size;
 	unsigned int port;
 	int peer_set;		/* UDP: the socket is connected to the client */
+	uint32_t page;		/* UDP: every datagram is one page */
+	unsigned int bad_datagrams;
 	int done;		/* EOF seen, or nothing will come */
 	/* When compressing as data arrives, tmp holds finished chunks then a raw tail. */
 	struct kt_codec *codec;	/* NULL: tmp holds raw pages */
@@ -126,7 +128,7 @@ int64_t chan_finish(struct chan *c, struct server_ctx *srv, uint32_t page_size,
 		    struct cpu_blob *blob);
 
 /* Opens the socket on the local address of the control connection (port 0: any free port). */
-int chan_open(struct chan *c, struct server_ctx *srv, int ctl_fd, int udp);
+int chan_open(struct chan *c, struct server_ctx *srv, int ctl_fd, int udp, uint32_t page);
 /*
  * Handles readiness of the channel's socket. peer is the control connection's address: data
  * from anyone else is refused. Returns bytes stored (>= 0) or negative errno; *why names a

@@ -169,7 +169,7 @@ static int open_channels(struct session *s, uint32_t cpus, uint32_t page_size, i
 		return -ENOMEM;
 	s->page_size = page_size;
 	for (i = 0; i < cpus; i++) {
-		ret = chan_open(&s->ch[i], s->srv, s->fd, !tcp);
+		ret = chan_open(&s->ch[i], s->srv, s->fd, !tcp, page_size);
 		s->cpus = i + 1;	/* so that close_all() closes what is open */
 		if (ret)
 			return ret;

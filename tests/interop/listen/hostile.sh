@@ -75,6 +75,16 @@ n=$(grep -c "dropped: bad metadata: it declares 2 CPUs" "$LOG")
 wait_log "dropped: bad metadata: it declares 2 CPUs" $((n + 1)) &&
 	pass "metadata contradicting TINIT: dropped"
 
+n=$(grep -c ": wrote " "$LOG")
+"$REPLAY" --udp --bad-datagram 127.0.0.1 "$PORT" "$CORPUS/sched.dat" || fail "bad datagram client"
+wait_log ": wrote " $((n + 1))
+got=$D/$(tail -1 "$LOG" | sed -n 's/.*: wrote \([^ ]*\) .*/\1/p')
+grep -q "dropped a datagram that is not one page" "$LOG" &&
+	tc_report "$got" | cmp -s - "$CORPUS/sched.report.txt" &&
+	pass "a datagram that is not a page is dropped, the file is still right" ||
+	fail "datagram that is not a page"
+rm -f "$got"
+
 # Limits: a client over --max-file, and more clients than --max-clients.
 "$REPLAY" 127.0.0.1 "$PORT" "$CORPUS/sched_none.dat" 2>/dev/null
 wait_log "dropped: over --max-file" 1 && pass "--max-file enforced"

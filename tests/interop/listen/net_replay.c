@@ -9,6 +9,7 @@
  *
  * --v1 speaks protocol 1 instead (v6 files only): a v1 client sends only the headers.
  * --cpus N announces N CPUs whatever the file holds.
+ * --bad-datagram sends a datagram shorter than a page first on every UDP channel.
  */
 #define _FILE_OFFSET_BITS 64
 #include <arpa/inet.h>
@@ -297,10 +298,13 @@ static void send_meta(int fd, const struct replay *r, size_t len)
 }
 
 static void send_cpu(const char *host, unsigned int port, int udp, const struct strbuf *data,
-		     size_t len, uint32_t page)
+		     size_t len, uint32_t page, int bad)
 {
 	int fd = connect_to(host, port, udp);
 	size_t off;
+
+	if (udp && bad)
+		send_all(fd, "not a page", 10);	/* the listener must drop it */
 
 	for (off = 0; udp && off < len; off += page) {
 		send_all(fd, data->buf + off, page);
@@ -315,6 +319,7 @@ static void send_cpu(const char *host, unsigned int port, int udp, const struct 
 int main(int argc, char **argv)
 {
 	int udp = 0, v1 = 0, cut_meta = 0, cut_data = 0, no_close = 0, fd, i = 1, lie = 0;
+	int bad = 0;
 	struct replay r = { 0 };
 	unsigned int ports[64];
 	struct kt_codec *codec = NULL;
@@ -325,6 +330,7 @@ int main(int argc, char **argv)
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		udp |= !strcmp(argv[i], "--udp");
 		v1 |= !strcmp(argv[i], "--v1");
+		bad |= !strcmp(argv[i], "--bad-datagram");
 		if (!strcmp(argv[i], "--cpus") && i + 1 < argc)
 			lie = atoi(argv[++i]);
 		cut_meta |= !strcmp(argv[i], "--cut-meta");
@@ -368,7 +374,8 @@ int main(int argc, char **argv)
 	}
 	for (cpu = 0; !cut_meta && cpu < r.cpus; cpu++)
 		send_cpu(argv[i], ports[cpu], udp, &r.cpu[cpu],
-			 cut_data ? r.cpu[cpu].len / r.page / 2 * r.page : r.cpu[cpu].len, r.page);
+			 cut_data ? r.cpu[cpu].len / r.page / 2 * r.page : r.cpu[cpu].len, r.page,
+			 bad);
 	if (!cut_meta && !cut_data && !no_close) {
 		struct strbuf sb = STRBUF_INIT;
 
