@@ -87,6 +87,10 @@ static void plan_help(struct kt_command_help *help, const char *cmd)
 		help->usage = "[OPTIONS] [[--] COMMAND [ARGS]]";
 		help->summary = "Configure ftrace from the options; record the trace while COMMAND "
 				"runs (or until Ctrl-C without one).";
+	} else if (!strcmp(cmd, "stream")) {
+		help->usage = "[OPTIONS] [[--] COMMAND [ARGS]]";
+		help->summary = "Configure ftrace from the options and print the events live, as "
+				"report formats them, until Ctrl-C or COMMAND exits.";
 	} else if (!strcmp(cmd, "start")) {
 		help->usage = "[OPTIONS]";
 		help->summary = "Configure ftrace from the options and leave tracing on, without "
@@ -340,8 +344,8 @@ static int parse_instance_opt(struct plan_parser *ps, int id, const char *arg)
 
 static int parse_output(struct plan *plan, const char *arg)
 {
-	if (!strcmp(plan->cmd, "start"))
-		return plan_err_flag(plan, "-o", arg, "is not for start (did you mean 'record'?)");
+	if (!strcmp(plan->cmd, "start") || !strcmp(plan->cmd, "stream"))
+		return plan_err_flag(plan, "-o", arg, "writes nothing here (did you mean 'record'?)");
 	if (plan->net_target)
 		return plan_err_flag(plan, "-o", arg, "cannot be combined with -N");
 	return set_string(plan, &plan->output, "-o", arg);
@@ -435,8 +439,9 @@ static int take_command(struct plan *plan, int argc, char **argv, int first)
 
 	if (n <= 0)
 		return 0;
-	if (strcmp(plan->cmd, "record"))
-		return plan_err_flag(plan, "COMMAND", argv[first], "only record runs a command");
+	if (strcmp(plan->cmd, "record") && strcmp(plan->cmd, "stream"))
+		return plan_err_flag(plan, "COMMAND", argv[first],
+				     "is not run by this command (record or stream run one)");
 	plan->command = calloc(n + 1, sizeof(char *));
 	if (!plan->command)
 		return -ENOMEM;
@@ -451,7 +456,8 @@ static int check_plan(struct plan *plan)
 		return plan_err_flag(plan, "-c", "", "needs -F or -P");
 	if (plan->filter_command && !plan->command)
 		return plan_err_flag(plan, "-F", "", "needs a COMMAND to trace");
-	if (!plan->output && strcmp(plan->cmd, "start") && !plan->net_target) {
+	if (!plan->output && !plan->net_target &&
+	    (!strcmp(plan->cmd, "record") || is_extract(plan))) {
 		plan->output = strdup("trace.dat");
 		if (!plan->output)
 			return -ENOMEM;

@@ -95,7 +95,7 @@ case_apply_failure() {
 # Function tracing is refused by this kernel: fail before any change, naming the file.
 case_eperm() {
 	"$SNAP" > "$TMP/before"
-	for args in "-p function" "-e sched:sched_switch -l schedule" "-n schedule" \
+	for args in "-p function" "-e sched:sched_switch -l schedule" "-e irq -n schedule" \
 		    "-e sched:sched_switch --func-stack"; do
 		# shellcheck disable=SC2086
 		"$KT" start $args 2> "$TMP/err" && fail "start $args succeeded"

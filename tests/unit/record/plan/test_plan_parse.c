@@ -253,6 +253,19 @@ static void test_extract(void **state)
 	plan_release(&p);
 }
 
+static void test_stream(void **state)
+{
+	struct plan p;
+
+	assert_int_equal(parse_args(&p, "stream", "-e", "sched", "-F", "--", "make", "-j2", NULL), 0);
+	assert_true(p.filter_command);
+	assert_string_equal(p.command[0], "make");
+	assert_null(p.output);
+	plan_release(&p);
+	assert_true(parse_args(&p, "stream", "-o", "x.dat", NULL) < 0);
+	plan_release(&p);
+}
+
 static void test_help(void **state)
 {
 	struct plan p;
@@ -277,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_command),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_extract),
+		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_help),
 	};
 
