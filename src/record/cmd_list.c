@@ -126,7 +126,8 @@ static void list_system(const struct list_args *a, const char *sys, const regex_
 
 /*
  * trace-cmd's matching: "SYSRE:EVRE" picks events matching EVRE in systems matching SYSRE;
- * "RE:" whole systems matching RE; "RE" those too and, elsewhere, the events matching RE. Matching is case-insensitive. ftrace's own system comes first.
+ * "RE:" whole systems matching RE; "RE" those too and, elsewhere, the events matching RE.
+ * Matching is case-insensitive. ftrace's own system comes first.
  */
 struct event_match {
 	regex_t sys_re, ev_re;
