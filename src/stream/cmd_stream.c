@@ -1,12 +1,333 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ktrace stream: record's options -> plan -> tracefs (with undo), then every CPU's
+ * trace_pipe_raw is read live and printed in report's format, merged by timestamp, until
+ * Ctrl-C, SIGTERM/SIGHUP or the command's exit; then tracing goes off, what is left is printed
+ * and tracefs is restored.
+ *
+ * Signals are blocked and read from a signalfd (as record does), so that every way out goes
+ * through the same drain and undo.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
 
 #include "ktrace/command.h"
+#include "ktrace/plan.h"
+#include "../record/record_child.h"
+#include "stream_comm.h"
+#include "stream_cpu.h"
+#include "stream_print.h"
+
+/* How long the kernel may batch events before they are printed; also the ordering window. */
+#define STREAM_POLL_MS 100
+/* Pages taken from one CPU per round, so that a busy CPU cannot starve the others. */
+#define STREAM_PAGES_PER_ROUND 64
+
+struct stream_run {
+	struct plan plan;
+	struct tracefs_undo *undo;
+	struct tep_handle *tep;
+	struct tep_plugin_list *plugins;
+	struct tracefs_instance *instance;
+	struct stream_cpu **cpus;
+	int nr_cpus;
+	struct stream_printer *printer;
+	struct stream_comm *comm;
+	struct record_child child;
+	int sig_fd;
+	sigset_t old_mask;
+};
+
+static int block_signals(struct stream_run *run)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &set, &run->old_mask))
+		return -errno;
+	run->sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	return run->sig_fd < 0 ? -errno : 0;
+}
+
+/* Signals that arrived while draining did their job; consume them before unblocking. */
+static void unblock_signals(struct stream_run *run)
+{
+	struct signalfd_siginfo si;
+
+	if (run->sig_fd < 0)
+		return;
+	while (read(run->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+		;
+	close(run->sig_fd);
+	run->sig_fd = -1;
+	sigprocmask(SIG_SETMASK, &run->old_mask, NULL);
+}
+
+/* The instance streamed: the first one the plan configures (stream follows one buffer). */
+static const char *stream_instance_name(const struct plan *plan)
+{
+	int i;
+
+	for (i = 0; i < plan->nr_instances; i++)
+		if (plan_instance_in_use(plan, i))
+			return plan->instances[i].name;
+	return NULL;
+}
+
+/* report prints raw counts for clocks that do not count nanoseconds. */
+static enum report_time_unit clock_unit(struct tracefs_instance *instance)
+{
+	char *clock = tracefs_get_clock(instance);
+	enum report_time_unit unit = REPORT_TIME_USECS;
+
+	if (clock && (!strcmp(clock, "counter") || !strcmp(clock, "x86-tsc")))
+		unit = REPORT_TIME_RAW;
+	free(clock);
+	return unit;
+}
+
+static int open_readers(struct stream_run *run)
+{
+	const char *name = stream_instance_name(&run->plan);
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	int cpu, ret;
+
+	if (name) {
+		run->instance = tracefs_instance_alloc(NULL, name);
+		if (!run->instance)
+			return -errno ? -errno : -ENOMEM;
+	}
+	run->tep = tracefs_local_events(NULL);
+	if (!run->tep) {
+		fprintf(stderr, "ktrace stream: cannot read the event formats of %s\n",
+			tracefs_tracing_dir());
+		return -EIO;
+	}
+	run->plugins = tep_load_plugins(run->tep);
+	run->cpus = calloc(n > 0 ? (size_t)n : 1, sizeof(*run->cpus));
+	if (!run->cpus)
+		return -ENOMEM;
+	for (cpu = 0; cpu < n; cpu++) {
+		ret = stream_cpu_open(run->tep, run->instance, cpu, &run->cpus[run->nr_cpus]);
+		if (ret == -ENOENT)
+			continue;	/* a possible CPU that tracefs does not list */
+		if (ret) {
+			fprintf(stderr, "ktrace stream: cannot open CPU %d's trace_pipe_raw: %s\n",
+				cpu, strerror(-ret));
+			return ret;
+		}
+		run->nr_cpus++;
+	}
+	ret = stream_comm_new(run->tep, &run->comm);
+	if (!ret)
+		ret = stream_printer_new(run->tep, clock_unit(run->instance), &run->printer);
+	return ret;
+}
+
+/*
+ * Reads every CPU once. Returns the merge limit: a CPU that delivered pages may still be
+ * writing events older than its newest one to a page not read yet, but not older than what
+ * the other CPUs have already shown, so records up to the smallest "newest" are safe.
+ */
+static unsigned long long fill_all(struct stream_run *run, bool *any)
+{
+	unsigned long long limit = ULLONG_MAX, last;
+	int i, n;
+
+	*any = false;
+	for (i = 0; i < run->nr_cpus; i++) {
+		n = stream_cpu_fill(run->cpus[i], STREAM_PAGES_PER_ROUND, &last);
+		if (n > 0) {
+			*any = true;
+			if (last < limit)
+				limit = last;
+		}
+	}
+	return limit;
+}
+
+/* The CPU whose queued record is the oldest, or -1 when nothing is queued. */
+static int oldest_cpu(struct stream_run *run)
+{
+	unsigned long long best = ULLONG_MAX;
+	struct tep_record *r;
+	int i, at = -1;
+
+	for (i = 0; i < run->nr_cpus; i++) {
+		r = stream_cpu_peek(run->cpus[i]);
+		if (r && (at < 0 || r->ts < best)) {
+			best = r->ts;
+			at = i;
+		}
+	}
+	return at;
+}
+
+static void print_until(struct stream_run *run, unsigned long long limit)
+{
+	struct tep_record *r;
+	int at;
+
+	stream_comm_round(run->comm);
+	while ((at = oldest_cpu(run)) >= 0) {
+		r = stream_cpu_peek(run->cpus[at]);
+		if (r->ts > limit)
+			break;
+		stream_comm_check(run->comm, tep_data_pid(run->tep, r));
+		stream_print(run->printer, r, stdout);
+		stream_cpu_advance(run->cpus[at]);
+	}
+	fflush(stdout);
+}
+
+/* true when streaming should stop */
+static bool handle_signals(struct stream_run *run)
+{
+	struct signalfd_siginfo si;
+
+	while (read(run->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD) {
+			if (record_child_reap(&run->child))
+				return true;
+			continue;
+		}
+		record_child_forward(&run->child, (int)si.ssi_signo);
+		return true;
+	}
+	return false;
+}
+
+static void stream_loop(struct stream_run *run)
+{
+	struct pollfd pfd = { .fd = run->sig_fd, .events = POLLIN };
+	bool any;
+
+	for (;;) {
+		if (poll(&pfd, 1, STREAM_POLL_MS) > 0 && handle_signals(run))
+			return;
+		if (run->child.pid > 0 && record_child_reap(&run->child))
+			return;
+		print_until(run, fill_all(run, &any));
+	}
+}
+
+/* Tracing is off: everything still in the buffers is printed. */
+static void drain(struct stream_run *run)
+{
+	bool any = true;
+
+	while (any)
+		fill_all(run, &any);
+	print_until(run, ULLONG_MAX);
+}
+
+static int start_command(struct stream_run *run)
+{
+	int ret;
+
+	if (!run->plan.command)
+		return 0;
+	ret = record_child_spawn(&run->child, run->plan.command, &run->old_mask);
+	if (!ret && run->plan.filter_command)
+		ret = plan_set_event_pids(&run->plan, run->undo, &run->child.pid, 1);
+	if (ret)
+		fprintf(stderr, "ktrace stream: cannot start '%s': %s\n", run->plan.command[0],
+			strerror(-ret));
+	return ret;
+}
+
+static int go_live(struct stream_run *run)
+{
+	pid_t self = getpid();
+	int ret;
+
+	ret = start_command(run);
+	if (ret)
+		return ret;
+	/* our own reads must not feed the stream (kernels without the file just keep them) */
+	if (!run->plan.filter_command && !run->plan.nr_pids)
+		plan_set_event_notrace_pids(&run->plan, run->undo, &self, 1);
+	ret = plan_tracing_on(&run->plan, run->undo, true);
+	if (ret)
+		return ret;
+	if (run->plan.command) {
+		ret = record_child_release(&run->child);
+		if (ret) {
+			fprintf(stderr, "ktrace stream: cannot run '%s': %s\n",
+				run->plan.command[0], strerror(-ret));
+			return ret;
+		}
+	} else if (!run->plan.quiet) {
+		fprintf(stderr, "Hit Ctrl^C to stop streaming\n");
+	}
+	stream_loop(run);
+	return 0;
+}
+
+static void stream_cleanup(struct stream_run *run)
+{
+	int i;
+
+	for (i = 0; i < run->nr_cpus; i++)
+		stream_cpu_close(run->cpus[i]);
+	free(run->cpus);
+	stream_printer_free(run->printer);
+	stream_comm_free(run->comm);
+	if (run->plugins)
+		tep_unload_plugins(run->plugins, run->tep);
+	tep_free(run->tep);
+	tracefs_instance_free(run->instance);
+	record_child_cleanup(&run->child);
+}
+
+static int stream_run(struct stream_run *run)
+{
+	int ret;
+
+	ret = block_signals(run);
+	if (!ret)
+		ret = plan_apply(&run->plan, &run->undo);
+	if (!ret)
+		ret = open_readers(run);
+	if (!ret) {
+		ret = go_live(run);
+		plan_tracing_on(&run->plan, run->undo, false);
+		drain(run);
+	}
+	if (run->undo) {
+		tracefs_undo_restore(run->undo);
+		tracefs_undo_free(run->undo);
+	}
+	stream_cleanup(run);
+	unblock_signals(run);
+	return ret;
+}
 
 int cmd_stream(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "ktrace stream: not implemented yet\n");
-	return 1;
+	struct stream_run run;
+	int ret;
+
+	memset(&run, 0, sizeof(run));
+	run.sig_fd = -1;
+	record_child_init(&run.child);
+	ret = plan_parse("stream", argc, argv, &run.plan);
+	if (!ret)
+		ret = stream_run(&run);
+	plan_release(&run.plan);
+	return ret == PLAN_HELP_SHOWN ? 0 : ret ? 1 : 0;
 }

@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Kernel tests of ktrace stream and ktrace snapshot on the live tracefs. Run under
+# flock /tmp/ktrace-tracefs.lock (meson does). Each case leaves tracefs as it found it.
+#   live_tests.sh KTRACE HELPER SNAPSHOT CASE
+set -u
+KT=$(readlink -f "$1")
+HELPER=$(readlink -f "$2")
+SNAP=$(readlink -f "$3")
+CASE=$4
+T=/sys/kernel/tracing
+TMP=$(mktemp -d /tmp/ktrace-live.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+fail() {
+	echo "FAIL ($CASE): $*" >&2
+	exit 1
+}
+
+same_state() {
+	"$SNAP" > "$TMP/after"
+	diff -u "$TMP/before" "$TMP/after" >&2 || fail "tracefs differs from before ($1)"
+}
+
+# Starts `ktrace stream ARGS` in the background and waits until tracing is on.
+start_stream() {
+	"$KT" stream "$@" > "$TMP/out" 2> "$TMP/err" &
+	STREAM=$!
+	n=0
+	while ! grep -q 'Hit Ctrl^C' "$TMP/err" && [ $n -lt 100 ]; do
+		kill -0 $STREAM 2> /dev/null || fail "stream exited early: $(cat "$TMP/err")"
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ "$(cat $T/tracing_on)" = 1 ] || fail "tracing is not on while streaming"
+}
+
+# The helper's lines, in the order printed, are marker 1, getppid, marker 2, getppid, ...
+check_workload() {
+	pid=$1
+	nr=$2
+	grep -E -- "-$pid +\[" "$TMP/out" > "$TMP/mine"
+	awk -v nr="$nr" '
+		/ print: / { m++; if ($0 !~ ("tracing_mark_write: ktrace-live " m "$")) bad = NR }
+		/ sys_enter_getppid: / { g++; if (g != m) bad = NR }
+		END { if (bad || m != nr || g != nr) { print "line " bad ", " m " marks, " g " calls"; exit 1 } }
+	' "$TMP/mine" >&2 || { cat "$TMP/out" >&2; fail "the helper's events are missing or out of order"; }
+	grep -q -- "live_helper-$pid " "$TMP/mine" || fail "the helper's comm is not shown"
+	# Across every CPU, the timestamps never go back.
+	awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i + 0; break }
+	       if (t < last) { print "line " NR " goes back in time"; exit 1 } last = t }' \
+		"$TMP/out" >&2 || fail "the stream is not merged by time"
+}
+
+# Events appear live (before the stream stops), merged, in order; SIGINT restores tracefs.
+case_stream_live() {
+	"$SNAP" > "$TMP/before"
+	start_stream -e syscalls:sys_enter_getppid
+	pid=$("$HELPER" $T 40) || fail "the helper failed"
+	n=0
+	while [ "$(grep -c "ktrace-live" "$TMP/out")" -lt 40 ] && [ $n -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ $n -lt 50 ] || fail "the events did not appear while streaming"
+	kill -INT $STREAM
+	wait $STREAM || fail "stream exited with $?"
+	check_workload "$pid" 40
+	same_state "stream ended by SIGINT"
+}
+
+# SIGTERM: what is still buffered is printed, and tracefs is restored.
+case_stream_term() {
+	"$SNAP" > "$TMP/before"
+	start_stream -e syscalls:sys_enter_getppid -b 2048 -O nosym-offset
+	pid=$("$HELPER" $T 200) || fail "the helper failed"
+	kill -TERM $STREAM
+	wait $STREAM || fail "stream exited with $?"
+	check_workload "$pid" 200
+	same_state "stream ended by SIGTERM"
+}
+
+case "$CASE" in
+stream_live | stream_term)
+	"case_$CASE"
+	;;
+*)
+	fail "unknown case"
+	;;
+esac
+echo "ok $CASE"
