@@ -68,6 +68,7 @@ struct report_opts {
 	/* --cpu LIST: cpu_set[i] for i < nr_cpu_set; NULL when every CPU is wanted */
 	bool *cpu_set;
 	int nr_cpu_set;
+	int nr_plugin_options;		/* -O given: plugins may print differently */
 	/* -r / -n: event name regexes printed raw / without their handler */
 	char **raw_events;
 	int nr_raw_events;
@@ -201,6 +202,18 @@ int report_sched_new(struct tep_handle *tep, struct report_sched **out);
 bool report_sched_print(struct report_sched *rs, struct strbuf *sb, struct tep_record *r,
 			int type);
 void report_sched_free(struct report_sched *rs);
+
+/* ------------------------------------------------------------------ function fast path */
+
+/* plugin_function's text for ftrace:function/func_repeats with its default options */
+struct report_function;
+
+int report_function_new(struct tep_handle *tep, enum report_time_unit unit,
+			struct report_function **out);
+/* true when `type` is one of those events and its info was appended to sb */
+bool report_function_print(struct report_function *rf, struct strbuf *sb, struct tep_record *r,
+			   int type);
+void report_function_free(struct report_function *rf);
 
 /* ------------------------------------------------------------------ -w */
 

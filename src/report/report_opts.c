@@ -293,7 +293,9 @@ static int one_option(struct report_opts *o, int c, const char *arg, bool *neg)
 		return 0;
 	case 'r': return push_str(&o->raw_events, &o->nr_raw_events, arg);
 	case 'n': return push_str(&o->nohandler_events, &o->nr_nohandler_events, arg);
-	case 'O': return plugin_option(arg);
+	case 'O':
+		o->nr_plugin_options++;
+		return plugin_option(arg);
 	case OPT_CPU: return cpu_option(o, arg);
 	case OPT_PID: return push_split(&o->pids, &o->nr_pids, arg);
 	case OPT_COMM: return push_split(&o->comms, &o->nr_comms, arg);

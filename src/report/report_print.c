@@ -29,6 +29,7 @@ struct report_printer {
 	int fgraph_entry_id;
 	struct report_sched *sched;	/* NULL with -N: the plugin is not there */
 	struct report_wakeup *wakeup;	/* -w */
+	struct report_function *function; /* NULL unless plugin_function runs with its defaults */
 	struct strbuf line;		/* the line being built */
 	struct trace_seq seq;		/* scratch for what libtraceevent prints */
 	bool prefix;
@@ -106,6 +107,11 @@ int report_printer_new(struct dat_file *df, const struct report_printer_conf *co
 	}
 	if (!o->no_plugins) {
 		ret = report_sched_new(p->tep, &p->sched);
+		if (ret)
+			goto fail;
+	}
+	if (!o->no_plugins && !o->nr_plugin_options) {
+		ret = report_function_new(p->tep, p->clock.unit, &p->function);
 		if (ret)
 			goto fail;
 	}
@@ -230,6 +236,8 @@ static void put_info(struct report_printer *p, struct tep_record *r, struct tep_
 		return;
 	if (report_fgraph_print(p->fgraph, &p->line, r, event->id))
 		return;
+	if (report_function_print(p->function, &p->line, r, event->id))
+		return;
 	if (event->handler(s, r, event, event->context)) {
 		/* the handler asked for the format's text after its own */
 		flags = event->flags;
@@ -311,6 +319,7 @@ void report_printer_free(struct report_printer *p)
 	report_fgraph_unregister(p->fgraph);
 	report_sched_free(p->sched);
 	report_wakeup_free(p->wakeup);
+	report_function_free(p->function);
 	trace_seq_destroy(&p->seq);
 	strbuf_release(&p->line);
 	free(p);
