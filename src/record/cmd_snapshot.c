@@ -1,12 +1,146 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ktrace snapshot: the kernel's snapshot buffer (CONFIG_TRACER_SNAPSHOT), as trace-cmd snapshot
+ * drives it through the "snapshot" file: writing 1 swaps the live buffer into the snapshot
+ * (allocating it), 2 clears the snapshot, 0 frees it; reading it prints the snapshot as text.
+ */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ktrace/command.h"
+#include "ktrace/options.h"
+#include "plan_internal.h"
+
+static const struct kt_option snapshot_options[] = {
+	{ 's', NULL, KT_ARG_NONE, NULL, "take a snapshot of the live buffer" },
+	{ 'c', NULL, KT_ARG_NONE, NULL, "clear the snapshot buffer" },
+	{ 'f', NULL, KT_ARG_NONE, NULL, "free the snapshot buffer" },
+	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "the snapshot of INSTANCE" },
+	{ 0 },
+};
+
+static const struct kt_command_help snapshot_help = {
+	"snapshot", "[-s | -c | -f] [-B INSTANCE]",
+	"Take, clear or free the snapshot buffer; without a flag, print it.",
+	snapshot_options,
+};
+
+/* What is written to the snapshot file for each action. */
+static const char *action_value(int id)
+{
+	switch (id) {
+	case 's':
+		return "1";
+	case 'c':
+		return "2";
+	default:
+		return "0";
+	}
+}
+
+/* Names what is missing: the instance, or the kernel's snapshot support. */
+static int check_file(const char *instance, const char *path)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct stat st;
+	int ret = 0;
+
+	if (!stat(path, &st))
+		return 0;
+	if (instance && !tfs_path(&dir, instance, "") && stat(dir.buf, &st)) {
+		fprintf(stderr, "ktrace snapshot: -B %s: no such instance (%s)\n", instance,
+			dir.buf);
+		ret = -ENOENT;
+	} else if (errno == ENOENT) {
+		fprintf(stderr, "ktrace snapshot: this kernel has no snapshot buffer "
+			"(CONFIG_TRACER_SNAPSHOT is not set): %s does not exist\n", path);
+		ret = -ENOENT;
+	} else {
+		ret = -errno;
+		fprintf(stderr, "ktrace snapshot: %s: %s\n", path, tfs_cause(ret));
+	}
+	strbuf_release(&dir);
+	return ret;
+}
+
+static int print_file(const char *path)
+{
+	char buf[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		if (fwrite(buf, 1, (size_t)n, stdout) != (size_t)n)
+			break;
+	close(fd);
+	if (n < 0)
+		return -errno;
+	return fflush(stdout) ? -errno : 0;
+}
+
+static int snapshot_run(const char *instance, int action)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret = tfs_path(&path, instance, "snapshot");
+
+	if (!ret)
+		ret = check_file(instance, path.buf);
+	if (!ret && action) {
+		const char *val = action_value(action);
+
+		ret = tfs_write(path.buf, val, strlen(val), true);
+		if (ret)
+			fprintf(stderr, "ktrace snapshot: writing %s to %s: %s\n", val, path.buf,
+				tfs_cause(ret));
+	} else if (!ret) {
+		ret = print_file(path.buf);
+		if (ret)
+			fprintf(stderr, "ktrace snapshot: reading %s: %s\n", path.buf,
+				tfs_cause(ret));
+	}
+	strbuf_release(&path);
+	return ret;
+}
 
 int cmd_snapshot(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "ktrace snapshot: not implemented yet\n");
-	return 1;
+	const char *instance = NULL;
+	struct kt_getopt g;
+	int id, action = 0, ret;
+
+	ret = kt_getopt_init(&g, &snapshot_help, argc, argv);
+	if (ret)
+		return 1;
+	while (!ret && (id = kt_getopt_next(&g)) != -1) {
+		if (id == 'h') {
+			kt_usage(stdout, &snapshot_help);
+			kt_getopt_release(&g);
+			return 0;
+		} else if (id == 'B') {
+			instance = g.arg;
+		} else if (id == '?') {
+			ret = -EINVAL;
+		} else if (action && action != id) {
+			fprintf(stderr, "ktrace snapshot: -%c and -%c: give one of -s, -c, -f\n",
+				action, id);
+			ret = -EINVAL;
+		} else {
+			action = id;
+		}
+	}
+	if (!ret && kt_getopt_index(&g) < argc) {
+		fprintf(stderr, "ktrace snapshot: unexpected argument '%s'\n",
+			argv[kt_getopt_index(&g)]);
+		ret = -EINVAL;
+	}
+	kt_getopt_release(&g);
+	if (!ret)
+		ret = snapshot_run(instance, action);
+	return ret ? 1 : 0;
 }

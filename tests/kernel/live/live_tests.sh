@@ -80,8 +80,60 @@ case_stream_term() {
 	same_state "stream ended by SIGTERM"
 }
 
+# Without CONFIG_TRACER_SNAPSHOT: every action names the missing kernel option, changes nothing.
+snapshot_missing() {
+	for flag in "" -s -c -f; do
+		"$KT" snapshot $flag > "$TMP/out" 2> "$TMP/err" && fail "snapshot $flag succeeded"
+		grep -q 'CONFIG_TRACER_SNAPSHOT is not set' "$TMP/err" ||
+			fail "snapshot $flag: unclear error: $(cat "$TMP/err")"
+	done
+}
+
+# take while markers are written, print (the marker before, not the one after), clear, free;
+# in the top instance and in a -B instance the test creates.
+snapshot_cycle() {
+	inst=$1
+	dir=$T
+	bflag=""
+	if [ -n "$inst" ]; then
+		mkdir "$T/instances/$inst" || fail "cannot create instance $inst"
+		dir=$T/instances/$inst
+		bflag="-B $inst"
+	fi
+	on=$(cat "$dir/tracing_on")
+	echo 1 > "$dir/tracing_on"
+	echo "ktrace-snap-before" > "$dir/trace_marker"
+	"$KT" snapshot -s $bflag || fail "snapshot -s $bflag failed"
+	echo "ktrace-snap-after" > "$dir/trace_marker"
+	echo "$on" > "$dir/tracing_on"
+	"$KT" snapshot $bflag > "$TMP/snap" || fail "snapshot $bflag (print) failed"
+	grep -q 'ktrace-snap-before' "$TMP/snap" || fail "the snapshot lacks the marker written before"
+	grep -q 'ktrace-snap-after' "$TMP/snap" && fail "the snapshot has the marker written after"
+	"$KT" snapshot -c $bflag || fail "snapshot -c failed"
+	"$KT" snapshot $bflag > "$TMP/snap"
+	grep -q 'ktrace-snap' "$TMP/snap" && fail "the snapshot was not cleared"
+	"$KT" snapshot -f $bflag || fail "snapshot -f failed"
+	echo > "$dir/trace"
+	[ -n "$inst" ] && rmdir "$T/instances/$inst"
+}
+
+case_snapshot() {
+	"$SNAP" > "$TMP/before"
+	"$KT" snapshot -s -c 2> "$TMP/err" && fail "-s -c accepted"
+	grep -q 'give one of' "$TMP/err" || fail "-s -c: unclear error"
+	"$KT" snapshot -B kt_live_none 2> "$TMP/err" && fail "a missing instance accepted"
+	grep -q 'no such instance' "$TMP/err" || fail "-B missing: unclear error"
+	if [ -e $T/snapshot ]; then
+		snapshot_cycle ""
+		snapshot_cycle kt_live_snap
+	else
+		snapshot_missing
+	fi
+	same_state "snapshot"
+}
+
 case "$CASE" in
-stream_live | stream_term)
+stream_live | stream_term | snapshot)
 	"case_$CASE"
 	;;
 *)
