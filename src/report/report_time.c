@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Timestamps as trace-cmd 3.1.6 prints them. The reader converts raw ring-buffer counts
- * (dat_file_ts); this file only chooses the unit and writes the text. The digits are written by hand: snprintf() per event is a measurable part
- * of a report over millions of events.
+ * (dat_file_ts); this file only chooses the unit and writes the text, by hand: snprintf() per
+ * event is a measurable part of a report over millions of events.
  */
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
