@@ -87,6 +87,10 @@ struct dat_open_opts {
 };
 
 int dat_file_open(const char *path, struct dat_file **out, struct strbuf *err);
+/*
+ * dat_file_close() frees the tep handle too: unload plugins loaded by prepare_tep
+ * (tep_unload_plugins) before closing.
+ */
 int dat_file_open_opts(const char *path, const struct dat_open_opts *opts,
 		       struct dat_file **out, struct strbuf *err);
 void dat_file_close(struct dat_file *df);
