@@ -309,7 +309,10 @@ static int stream_run(struct stream_run *run)
 		drain(run);
 	}
 	if (run->undo) {
-		tracefs_undo_restore(run->undo);
+		if (run->plan.keep)
+			tracefs_undo_keep(run->undo);
+		else
+			tracefs_undo_restore(run->undo);
 		tracefs_undo_free(run->undo);
 	}
 	stream_cleanup(run);

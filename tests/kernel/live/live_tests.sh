@@ -80,6 +80,18 @@ case_stream_term() {
 	same_state "stream ended by SIGTERM"
 }
 
+# stream -F COMMAND: only the command's events, until it exits; tracefs restored.
+case_stream_command() {
+	"$SNAP" > "$TMP/before"
+	"$KT" stream -e syscalls:sys_enter_getppid -F -- "$HELPER" $T 30 > "$TMP/out" 2> "$TMP/err" ||
+		fail "stream -F exited with $?: $(cat "$TMP/err")"
+	pid=$(grep -x '[0-9]*' "$TMP/out")
+	[ -n "$pid" ] || fail "the helper did not run"
+	check_workload "$pid" 30
+	grep -v -x '[0-9]*' "$TMP/out" | grep -v -E -- "-$pid +\[" >&2 && fail "events of other tasks"
+	same_state "stream -F COMMAND"
+}
+
 # Without CONFIG_TRACER_SNAPSHOT: every action names the missing kernel option, changes nothing.
 snapshot_missing() {
 	for flag in "" -s -c -f; do
@@ -133,7 +145,7 @@ case_snapshot() {
 }
 
 case "$CASE" in
-stream_live | stream_term | snapshot)
+stream_live | stream_term | stream_command | snapshot)
 	"case_$CASE"
 	;;
 *)
