@@ -90,6 +90,15 @@ case_stream_command() {
 	check_workload "$pid" 30
 	grep -v -x '[0-9]*' "$TMP/out" | grep -v -E -- "-$pid +\[" >&2 && fail "events of other tasks"
 	same_state "stream -F COMMAND"
+	# The same workload recorded and reported: the same lines but for pid, CPU and time.
+	"$KT" record -q -e syscalls:sys_enter_getppid -F -o "$TMP/r.dat" -- "$HELPER" $T 30 \
+		> /dev/null 2>&1 || fail "record failed"
+	"$KT" report -i "$TMP/r.dat" > "$TMP/rep" 2> /dev/null || fail "report failed"
+	sed -n 's/^ *live_helper-[0-9]* *\[[0-9]*\] *[0-9.]*: //p' "$TMP/out" > "$TMP/s.norm"
+	sed -n 's/^ *live_helper-[0-9]* *\[[0-9]*\] *[0-9.]*: //p' "$TMP/rep" > "$TMP/r.norm"
+	[ "$(wc -l < "$TMP/s.norm")" = 60 ] || fail "not 60 lines to compare"
+	diff -u "$TMP/r.norm" "$TMP/s.norm" >&2 || fail "stream's lines differ from report's"
+	same_state "record after stream"
 }
 
 # Without CONFIG_TRACER_SNAPSHOT: every action names the missing kernel option, changes nothing.
