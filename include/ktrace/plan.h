@@ -106,6 +106,12 @@ int plan_set_event_pids(const struct plan *plan, struct tracefs_undo *undo, cons
 int plan_set_event_notrace_pids(const struct plan *plan, struct tracefs_undo *undo,
 				const pid_t *pids, int nr_pids);
 /*
+ * Adds pids the function tracer skips (set_ftrace_notrace_pid), only in the instances that ask
+ * for a function tracer (the file may refuse writes otherwise); 0 when none does.
+ */
+int plan_set_ftrace_notrace_pids(const struct plan *plan, struct tracefs_undo *undo,
+				 const pid_t *pids, int nr_pids);
+/*
  * plan_apply leaves tracing_on at 0 in every instance of the plan (after clearing their
  * buffers); this writes tracing_on for all of them (the old value is restored on undo).
  */

@@ -20,6 +20,7 @@ struct applier {
 	const struct plan *plan;
 	struct tracefs_undo *undo;
 	const char *inst;	/* instance name, NULL for the top one */
+	const struct plan_instance *pinst;	/* its part of the plan (for_each_used) */
 	struct strbuf path;
 	int filters_taken;	/* events of the current -e that accepted its filter */
 };
@@ -453,6 +454,14 @@ static int append_pids(struct applier *ap, const void *arg)
 	return apply_pids(ap, l->file, l->pids, l->nr, false);
 }
 
+/* Function tracer pid files may refuse even an open (lockdown): only where asked for. */
+static int append_function_pids(struct applier *ap, const void *arg)
+{
+	if (!plan_instance_wants_function(ap->pinst))
+		return 0;
+	return append_pids(ap, arg);
+}
+
 static int write_tracing_on(struct applier *ap, const void *arg)
 {
 	return set_file(ap, "tracing_on", *(const bool *)arg ? "1" : "0");
@@ -469,6 +478,7 @@ static int for_each_used(const struct plan *plan, struct tracefs_undo *undo,
 		if (!plan_instance_in_use(plan, i))
 			continue;
 		ap.inst = plan->instances[i].name;
+		ap.pinst = &plan->instances[i];
 		ret = fn(&ap, arg);
 	}
 	strbuf_release(&ap.path);
@@ -489,6 +499,14 @@ int plan_set_event_notrace_pids(const struct plan *plan, struct tracefs_undo *un
 	struct pid_list l = { "set_event_notrace_pid", pids, nr_pids };
 
 	return for_each_used(plan, undo, append_pids, &l);
+}
+
+int plan_set_ftrace_notrace_pids(const struct plan *plan, struct tracefs_undo *undo,
+				const pid_t *pids, int nr_pids)
+{
+	struct pid_list l = { "set_ftrace_notrace_pid", pids, nr_pids };
+
+	return for_each_used(plan, undo, append_function_pids, &l);
 }
 
 int plan_tracing_on(const struct plan *plan, struct tracefs_undo *undo, bool on)

@@ -21,6 +21,7 @@ int main(int argc, char **argv)
 	struct tracefs_undo *undo = NULL;
 	struct plan plan;
 	const char *shell;
+	pid_t self = getpid();
 	int ret;
 
 	if (argc < 2 || kt_tracefs_ensure_mounted())
@@ -30,6 +31,9 @@ int main(int argc, char **argv)
 	if (plan_parse("record", argc - 1, argv + 1, &plan))
 		return 3;
 	ret = plan_apply(&plan, &undo);
+	/* As record does for its own threads; a no-op (no EPERM) unless a function tracer. */
+	if (!ret)
+		ret = plan_set_ftrace_notrace_pids(&plan, undo, &self, 1);
 	if (!ret)
 		ret = plan_tracing_on(&plan, undo, true);
 	if (ret) {
