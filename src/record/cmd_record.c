@@ -26,6 +26,7 @@
 #include "record_child.h"
 #include "record_date.h"
 #include "record_session.h"
+#include "record_signals.h"
 #include "record_status.h"
 
 struct record_run {
@@ -45,38 +46,6 @@ struct record_run {
 static const char *output_path(const struct plan *plan)
 {
 	return plan->output ? plan->output : "trace.dat";
-}
-
-static int block_signals(struct record_run *run)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGCHLD);
-	if (sigprocmask(SIG_BLOCK, &set, &run->old_mask))
-		return -errno;
-	run->sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	return run->sig_fd < 0 ? -errno : 0;
-}
-
-/*
- * A signal that came while the file was being written has done its job (recording had stopped
- * or was stopping); consume it, or unblocking would deliver it and kill ktrace before the end.
- */
-static void unblock_signals(struct record_run *run)
-{
-	struct signalfd_siginfo si;
-
-	if (run->sig_fd >= 0) {
-		while (read(run->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
-			;
-		close(run->sig_fd);
-	}
-	run->sig_fd = -1;
-	sigprocmask(SIG_SETMASK, &run->old_mask, NULL);
 }
 
 static int instance_names(const struct plan *plan, const char ***names)
@@ -313,7 +282,7 @@ static int record_run(struct record_run *run)
 	}
 	ret = open_output(run);
 	if (!ret)
-		ret = block_signals(run);
+		ret = rec_signals_block(&run->sig_fd, &run->old_mask);
 	if (!ret)
 		ret = plan_apply(run->plan, &run->undo);
 	if (!ret)
@@ -330,7 +299,7 @@ static int record_run(struct record_run *run)
 	rec_session_close(&run->session);
 	finish_undo(run);
 	record_child_cleanup(&run->child);
-	unblock_signals(run);
+	rec_signals_unblock(&run->sig_fd, &run->old_mask);
 	if (run->out_fd >= 0)
 		close(run->out_fd);
 	if (ret && run->out_fd >= 0)

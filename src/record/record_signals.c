@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Blocked stop signals read from a signalfd (record_signals.h). */
+#include <errno.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "record_signals.h"
+
+int rec_signals_block(int *sig_fd, sigset_t *old_mask)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &set, old_mask))
+		return -errno;
+	*sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	return *sig_fd < 0 ? -errno : 0;
+}
+
+void rec_signals_unblock(int *sig_fd, const sigset_t *old_mask)
+{
+	struct signalfd_siginfo si;
+
+	if (*sig_fd >= 0) {
+		while (read(*sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+			;
+		close(*sig_fd);
+	}
+	*sig_fd = -1;
+	sigprocmask(SIG_SETMASK, old_mask, NULL);
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTRACE_RECORD_SIGNALS_H
+#define KTRACE_RECORD_SIGNALS_H
+
+/*
+ * The signals that end a recording (SIGINT, SIGTERM, SIGHUP) and SIGCHLD, blocked and read from
+ * a signalfd, so that every way a recording ends goes through the same stop and undo code.
+ * Shared by record and stream.
+ */
+#include <signal.h>
+
+/* Blocks them and opens *sig_fd (non-blocking); 0 or negative errno. */
+int rec_signals_block(int *sig_fd, sigset_t *old_mask);
+/*
+ * Consumes what is still pending (it did its job: the recording stopped) and restores the old
+ * mask; unblocking a pending SIGINT would otherwise kill the process before it finishes.
+ */
+void rec_signals_unblock(int *sig_fd, const sigset_t *old_mask);
+
+#endif
