@@ -88,3 +88,14 @@ tracefs_at_defaults()
 	rm -f tracefs.diff tracefs-after.noclock
 	echo "ok: tracefs back at the boot defaults (clock $clock)"
 }
+
+# only_task REPORT COMM: every event of the report is from one task, named COMM (-F, -P).
+only_task()
+{
+	tasks=$(grep -o -E '^ *[^ ]+-[0-9]+ +\[[0-9]+\]' "$1" | sed -E 's/ +\[[0-9]+\]$//; s/^ +//' |
+		sort -u)
+	[ -n "$tasks" ] || fail "no event in $1"
+	[ "$(echo "$tasks" | wc -l)" = 1 ] && [ "${tasks%-*}" = "$2" ] ||
+		fail "tasks other than one $2 in $1: $(echo $tasks)"
+	echo "ok: only $tasks"
+}
