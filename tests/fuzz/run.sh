@@ -14,7 +14,7 @@ mkdir -p "$corpus"
 # ASan's and UBSan's defaults, but any report is fatal and leaks are hunted too.
 # A short malloc context: libtraceevent allocates a lot and deep stacks halve the speed.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:malloc_context_size=20}"
-export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$here/lsan.supp}"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$here/lsan.supp:print_suppressions=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 status=0
 # stdout and stderr of the code under test are the report's output and its error lines:
