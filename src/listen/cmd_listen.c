@@ -89,6 +89,9 @@ static int set_option(struct listen_config *cfg, int id, const char *arg)
 
 	switch (id) {
 	case 'p':
+		/* getaddrinfo would take 99999 as 34463: only real port numbers. */
+		if (parse_size(arg, 0, 65535, &v) || strpbrk(arg, "kKmMgG"))
+			return bad_value("-p", arg, "expected a port number, 0 to 65535");
 		cfg->port = arg;
 		return 0;
 	case 'd':
@@ -145,8 +148,10 @@ static int parse_args(struct listen_config *cfg, int argc, char **argv)
 	if (!ret && kt_getopt_index(&g) < argc)
 		ret = bad_value("argument", argv[kt_getopt_index(&g)], "listen takes no arguments");
 	kt_getopt_release(&g);
-	if (!ret && !cfg->port)
-		ret = bad_value("-p", "", "a port is required");
+	if (!ret && !cfg->port) {
+		fprintf(stderr, "ktrace listen: -p PORT is required (see 'ktrace listen -h')\n");
+		ret = -EINVAL;
+	}
 	/* BASE becomes part of a file name in DIR: it may not name another directory. */
 	if (!ret && (!cfg->base[0] || strchr(cfg->base, '/')))
 		ret = bad_value("-o", cfg->base, "a file name prefix without '/'");
@@ -180,8 +185,6 @@ int cmd_listen(int argc, char **argv)
 		log.fp = NULL;	/* a daemon has no terminal to log to */
 	}
 	ret = listen_server_run(&cfg, dir_fd, &log);
-	if (ret < 0 && ret != -EINVAL)
-		fprintf(stderr, "ktrace listen: %s\n", strerror(-ret));
 	if (cfg.logfile)
 		fclose(log.fp);
 	close(dir_fd);

@@ -86,7 +86,8 @@ static int open_listener(const struct listen_config *cfg, struct listen_log *log
 	}
 	freeaddrinfo(res);
 	if (fd < 0)
-		fprintf(stderr, "ktrace listen: cannot listen on port %s: %s\n", cfg->port,
+		fprintf(stderr, "ktrace listen: cannot listen on %s port %s: %s\n",
+			cfg->bind_addr ? cfg->bind_addr : "any address", cfg->port,
 			strerror(ret ? -ret : EADDRNOTAVAIL));
 	return fd < 0 ? (ret ? ret : -EADDRNOTAVAIL) : fd;
 }
@@ -264,17 +265,16 @@ int listen_server_run(const struct listen_config *cfg, int dir_fd, struct listen
 		return srv.lfd;
 	srv.sigfd = open_signals();
 	srv.ctx.scratch = malloc(SCRATCH_LEN);
-	if (srv.sigfd < 0 || !srv.ctx.scratch) {
-		server_release(&srv);
-		return -ENOMEM;
-	}
-	if (cfg->daemonize && daemon(1, 0)) {
+	ret = srv.sigfd < 0 ? srv.sigfd : srv.ctx.scratch ? 0 : -ENOMEM;
+	if (!ret && cfg->daemonize && daemon(1, 0))
 		ret = -errno;
-		server_release(&srv);
-		return ret;
+	if (!ret) {
+		log_bound(srv.lfd, log);
+		ret = serve(&srv);
 	}
-	log_bound(srv.lfd, log);
-	ret = serve(&srv);
+	/* Every failure is reported here, once. */
+	if (ret)
+		fprintf(stderr, "ktrace listen: %s\n", strerror(-ret));
 	server_release(&srv);
 	return ret;
 }

@@ -132,4 +132,6 @@ wait_log "stopping on signal" && pass "-D: the daemon stops on SIGTERM"
 
 "$KTRACE" listen -p 0 -o ../escape 2> "$WORK/err" && fail "-o with a '/' accepted"
 grep -q "a file name prefix without '/'" "$WORK/err" && pass "-o cannot leave DIR"
+"$KTRACE" listen -p 99999 2> "$WORK/err" && fail "-p 99999 accepted"
+grep -q "expected a port number" "$WORK/err" && pass "-p out of range refused"
 finish
