@@ -116,7 +116,8 @@ static int setup_session(struct record_run *run)
 
 /*
  * Without a pid filter the recorders would see their own splices and wake-ups; the notrace pid
- * list drops them (kernels without set_event_notrace_pid just keep them, as trace-cmd does).
+ * lists drop them, for events and (in function-tracer instances) for the function tracer.
+ * Kernels without those files just keep them, as trace-cmd always does.
  */
 static void exclude_recorders(struct record_run *run)
 {
@@ -129,6 +130,7 @@ static void exclude_recorders(struct record_run *run)
 		return;
 	tids[nr++] = getpid();
 	plan_set_event_notrace_pids(run->plan, run->undo, tids, nr);
+	plan_set_ftrace_notrace_pids(run->plan, run->undo, tids, nr);
 	free(tids);
 }
 
