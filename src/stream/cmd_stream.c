@@ -24,6 +24,7 @@
 #include "ktrace/command.h"
 #include "ktrace/plan.h"
 #include "../record/record_child.h"
+#include "../record/record_signals.h"
 #include "stream_comm.h"
 #include "stream_cpu.h"
 #include "stream_print.h"
@@ -47,35 +48,6 @@ struct stream_run {
 	int sig_fd;
 	sigset_t old_mask;
 };
-
-static int block_signals(struct stream_run *run)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGCHLD);
-	if (sigprocmask(SIG_BLOCK, &set, &run->old_mask))
-		return -errno;
-	run->sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	return run->sig_fd < 0 ? -errno : 0;
-}
-
-/* Signals that arrived while draining did their job; consume them before unblocking. */
-static void unblock_signals(struct stream_run *run)
-{
-	struct signalfd_siginfo si;
-
-	if (run->sig_fd < 0)
-		return;
-	while (read(run->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
-		;
-	close(run->sig_fd);
-	run->sig_fd = -1;
-	sigprocmask(SIG_SETMASK, &run->old_mask, NULL);
-}
 
 /* The instance streamed: the first one the plan configures (stream follows one buffer). */
 static const char *stream_instance_name(const struct plan *plan)
@@ -298,7 +270,7 @@ static int stream_run(struct stream_run *run)
 {
 	int ret;
 
-	ret = block_signals(run);
+	ret = rec_signals_block(&run->sig_fd, &run->old_mask);
 	if (!ret)
 		ret = plan_apply(&run->plan, &run->undo);
 	if (!ret)
@@ -316,7 +288,7 @@ static int stream_run(struct stream_run *run)
 		tracefs_undo_free(run->undo);
 	}
 	stream_cleanup(run);
-	unblock_signals(run);
+	rec_signals_unblock(&run->sig_fd, &run->old_mask);
 	return ret;
 }
 

@@ -5,6 +5,9 @@
 #   live_tests.sh KTRACE HELPER SNAPSHOT CASE
 set -u
 KT=$(readlink -f "$1")
+# A hang must fail the case, not hold the tracefs lock: every ktrace run is time-limited
+# (SIGTERM, which restores tracefs, then SIGKILL).
+LIMIT="timeout -k 10 90"
 HELPER=$(readlink -f "$2")
 SNAP=$(readlink -f "$3")
 CASE=$4
@@ -32,7 +35,7 @@ same_state() {
 
 # Starts `ktrace stream ARGS` in the background and waits until tracing is on.
 start_stream() {
-	"$KT" stream "$@" > "$TMP/out" 2> "$TMP/err" &
+	$LIMIT "$KT" stream "$@" > "$TMP/out" 2> "$TMP/err" &
 	STREAM=$!
 	n=0
 	# the formats of every event are parsed first: slow under a sanitizer on a loaded machine
@@ -65,7 +68,7 @@ check_workload() {
 case_stream_live() {
 	"$SNAP" > "$TMP/before"
 	start_stream -e syscalls:sys_enter_getppid
-	pid=$("$HELPER" $T 40) || fail "the helper failed"
+	pid=$($LIMIT "$HELPER" $T 40) || fail "the helper failed"
 	n=0
 	while [ "$(grep -c "ktrace-live" "$TMP/out")" -lt 40 ] && [ $n -lt 100 ]; do
 		sleep 0.1
@@ -83,7 +86,7 @@ case_stream_live() {
 case_stream_term() {
 	"$SNAP" > "$TMP/before"
 	start_stream -e syscalls:sys_enter_getppid -b 2048 -O nosym-offset
-	pid=$("$HELPER" $T 200) || fail "the helper failed"
+	pid=$($LIMIT "$HELPER" $T 200) || fail "the helper failed"
 	kill -TERM $STREAM
 	wait $STREAM || fail "stream exited with $?"
 	STREAM=
@@ -94,7 +97,7 @@ case_stream_term() {
 # stream -F COMMAND: only the command's events, until it exits; tracefs restored.
 case_stream_command() {
 	"$SNAP" > "$TMP/before"
-	"$KT" stream -e syscalls:sys_enter_getppid -F -- "$HELPER" $T 30 > "$TMP/out" 2> "$TMP/err" ||
+	$LIMIT "$KT" stream -e syscalls:sys_enter_getppid -F -- "$HELPER" $T 30 > "$TMP/out" 2> "$TMP/err" ||
 		fail "stream -F exited with $?: $(cat "$TMP/err")"
 	pid=$(grep -x '[0-9]*' "$TMP/out")
 	[ -n "$pid" ] || fail "the helper did not run"
@@ -102,9 +105,9 @@ case_stream_command() {
 	grep -v -x '[0-9]*' "$TMP/out" | grep -v -E -- "-$pid +\[" >&2 && fail "events of other tasks"
 	same_state "stream -F COMMAND"
 	# The same workload recorded and reported: the same lines but for pid, CPU and time.
-	"$KT" record -q -e syscalls:sys_enter_getppid -F -o "$TMP/r.dat" -- "$HELPER" $T 30 \
+	$LIMIT "$KT" record -q -e syscalls:sys_enter_getppid -F -o "$TMP/r.dat" -- "$HELPER" $T 30 \
 		> /dev/null 2>&1 || fail "record failed"
-	"$KT" report -i "$TMP/r.dat" > "$TMP/rep" 2> /dev/null || fail "report failed"
+	$LIMIT "$KT" report -i "$TMP/r.dat" > "$TMP/rep" 2> /dev/null || fail "report failed"
 	sed -n 's/^ *live_helper-[0-9]* *\[[0-9]*\] *[0-9.]*: //p' "$TMP/out" > "$TMP/s.norm"
 	sed -n 's/^ *live_helper-[0-9]* *\[[0-9]*\] *[0-9.]*: //p' "$TMP/rep" > "$TMP/r.norm"
 	[ "$(wc -l < "$TMP/s.norm")" = 60 ] || fail "not 60 lines to compare"
@@ -115,7 +118,7 @@ case_stream_command() {
 # Without CONFIG_TRACER_SNAPSHOT: every action names the missing kernel option, changes nothing.
 snapshot_missing() {
 	for flag in "" -s -c -f; do
-		"$KT" snapshot $flag > "$TMP/out" 2> "$TMP/err" && fail "snapshot $flag succeeded"
+		$LIMIT "$KT" snapshot $flag > "$TMP/out" 2> "$TMP/err" && fail "snapshot $flag succeeded"
 		grep -q 'CONFIG_TRACER_SNAPSHOT is not set' "$TMP/err" ||
 			fail "snapshot $flag: unclear error: $(cat "$TMP/err")"
 	done
@@ -135,25 +138,25 @@ snapshot_cycle() {
 	on=$(cat "$dir/tracing_on")
 	echo 1 > "$dir/tracing_on"
 	echo "ktrace-snap-before" > "$dir/trace_marker"
-	"$KT" snapshot -s $bflag || fail "snapshot -s $bflag failed"
+	$LIMIT "$KT" snapshot -s $bflag || fail "snapshot -s $bflag failed"
 	echo "ktrace-snap-after" > "$dir/trace_marker"
 	echo "$on" > "$dir/tracing_on"
-	"$KT" snapshot $bflag > "$TMP/snap" || fail "snapshot $bflag (print) failed"
+	$LIMIT "$KT" snapshot $bflag > "$TMP/snap" || fail "snapshot $bflag (print) failed"
 	grep -q 'ktrace-snap-before' "$TMP/snap" || fail "the snapshot lacks the marker written before"
 	grep -q 'ktrace-snap-after' "$TMP/snap" && fail "the snapshot has the marker written after"
-	"$KT" snapshot -c $bflag || fail "snapshot -c failed"
-	"$KT" snapshot $bflag > "$TMP/snap"
+	$LIMIT "$KT" snapshot -c $bflag || fail "snapshot -c failed"
+	$LIMIT "$KT" snapshot $bflag > "$TMP/snap"
 	grep -q 'ktrace-snap' "$TMP/snap" && fail "the snapshot was not cleared"
-	"$KT" snapshot -f $bflag || fail "snapshot -f failed"
+	$LIMIT "$KT" snapshot -f $bflag || fail "snapshot -f failed"
 	echo > "$dir/trace"
 	[ -n "$inst" ] && rmdir "$T/instances/$inst"
 }
 
 case_snapshot() {
 	"$SNAP" > "$TMP/before"
-	"$KT" snapshot -s -c 2> "$TMP/err" && fail "-s -c accepted"
+	$LIMIT "$KT" snapshot -s -c 2> "$TMP/err" && fail "-s -c accepted"
 	grep -q 'give one of' "$TMP/err" || fail "-s -c: unclear error"
-	"$KT" snapshot -B kt_live_none 2> "$TMP/err" && fail "a missing instance accepted"
+	$LIMIT "$KT" snapshot -B kt_live_none 2> "$TMP/err" && fail "a missing instance accepted"
 	grep -q 'no such instance' "$TMP/err" || fail "-B missing: unclear error"
 	if [ -e $T/snapshot ]; then
 		snapshot_cycle ""
