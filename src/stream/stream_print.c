@@ -51,7 +51,9 @@ static void put_task(struct stream_printer *p, struct tep_record *r)
 
 static void put_info(struct stream_printer *p, struct tep_record *r, struct tep_event *event)
 {
-	if (p->sched && report_sched_print(p->sched, &p->line, r, event->id))
+	/* report's fast path stands in for plugin_sched_switch's handlers, when they are there */
+	if (event && event->handler && p->sched &&
+	    report_sched_print(p->sched, &p->line, r, event->id))
 		return;
 	tep_print_event(p->tep, &p->seq, r, "%s", TEP_PRINT_INFO);
 	strbuf_add(&p->line, p->seq.buffer, p->seq.len);
@@ -69,14 +71,14 @@ void stream_print(struct stream_printer *p, struct tep_record *r, FILE *out)
 	else if (r->missed_events < 0)
 		strbuf_addf(&p->line, "CPU:%d [EVENTS DROPPED]\n", r->cpu);
 	if (!event) {
-		strbuf_addstr(&p->line, "[UNKNOWN EVENT][UNKNOWN EVENT] (NULL): ");
+		strbuf_addf(&p->line, "[UNKNOWN EVENT][UNKNOWN EVENT] (NULL): %14s", "");
 	} else {
 		put_task(p, r);
 		strbuf_add(&p->line, tbuf, report_time_format(tbuf, r->ts, p->unit, true));
 		strbuf_addf(&p->line, " %s: %*s", event->name,
 			    strlen(event->name) < 20 ? (int)(20 - strlen(event->name)) : 0, "");
-		put_info(p, r, event);
 	}
+	put_info(p, r, event);
 	if (p->line.len && p->line.buf[p->line.len - 1] == '\n')
 		p->line.len--;
 	fwrite(p->line.buf, 1, strnlen(p->line.buf, p->line.len), out);
