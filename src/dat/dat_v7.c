@@ -179,25 +179,25 @@ static int buffer_section(struct dat_file *df, struct dat_buffer *b, struct strb
 	return 0;
 }
 
+/*
+ * The "cpus=" count trace-cmd prints: the larger of the CPUCOUNT option (already in df->nr_cpus)
+ * and the top buffer's highest CPU + 1. A missing or empty top buffer leaves CPUCOUNT's count.
+ */
 static int top_cpus(const struct dat_file *df)
 {
 	const struct dat_buffer *b;
-	int i, j, max = -1;
+	int i, j, max = df->nr_cpus - 1;
 
 	for (i = 0; i < df->nr_buffers; i++) {
 		b = &df->buffers[i];
-		if (b->name[0])
+		if (b->name[0] || b->latency)
 			continue;
-		/* a latency top buffer leaves the CPUCOUNT option's count */
-		if (b->latency)
-			return df->nr_cpus;
 		for (j = 0; j < b->nr_cpus; j++)
 			if (b->cpus[j].cpu > max)
 				max = b->cpus[j].cpu;
-		return max + 1;
+		break;
 	}
-	/* without a top buffer trace-cmd reads an empty one: "cpus=0" */
-	return 0;
+	return max + 1;
 }
 
 static const char *top_clock(const struct dat_file *df)

@@ -34,8 +34,6 @@ rec() {	# NAME OPTIONS... (-- COMMAND)
 		{ echo "FAIL: $name: record: $(cat "$W/$name.err")" >&2; exit 1; }
 }
 
-# System-wide sched_switch keeps every CPU busy enough to have data: ktrace report and trace-cmd
-# still disagree on "cpus=" when a CPU recorded nothing (reported to the report engineer).
 rec getppid -e syscalls:sys_enter_getppid -e syscalls:sys_exit_getppid -e sched:sched_switch \
 	-- sh -c "sleep 0.2; $HELPER 100"
 compare getppid "$W/getppid.dat"
@@ -45,4 +43,12 @@ compare getppid_v6 "$W/getppid_v6.dat"
 rec sched_none --compression none -e sched -- sh -c 'sleep 0.05; ls / > /dev/null'
 compare sched_none "$W/sched_none.dat"
 compare sched_none_stat "$W/sched_none.dat" --stat
+# A CPU with no data and a file without a top buffer: "cpus=" still comes from CPUCOUNT, and
+# the instance lines keep their "name:" prefix.
+rec one_cpu -e sched:sched_process_exec -e sched:sched_process_fork -e sched:sched_process_exit \
+	-- sh -c "/bin/true; /bin/true; /bin/true"
+compare one_cpu "$W/one_cpu.dat"
+rec no_top -B a -e syscalls:sys_enter_getppid -F -B b -e sched:sched_process_exit \
+	-- sh -c "$HELPER 3"
+compare no_top "$W/no_top.dat"
 exit $status
