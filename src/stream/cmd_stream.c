@@ -231,8 +231,10 @@ static int go_live(struct stream_run *run)
 	if (ret)
 		return ret;
 	/* our own reads must not feed the stream (kernels without the file just keep them) */
-	if (!run->plan.filter_command && !run->plan.nr_pids)
+	if (!run->plan.filter_command && !run->plan.nr_pids) {
 		plan_set_event_notrace_pids(&run->plan, run->undo, &self, 1);
+		plan_set_ftrace_notrace_pids(&run->plan, run->undo, &self, 1);
+	}
 	ret = plan_tracing_on(&run->plan, run->undo, true);
 	if (ret)
 		return ret;
