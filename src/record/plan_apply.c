@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * A validated plan -> tracefs. Every file is saved in the undo list right before its first
- * write, so a failure half way restores exactly what had been changed. Order matters: the
- * function tracer files (the ones a locked-down kernel refuses) come first, before anything
- * else of the instance is touched.
+ * write, so a failure half way restores exactly what had been changed. Order matters, per
+ * instance: tracing_on=0 first, then the function filters (the files a locked-down kernel
+ * refuses), events and settings, and current_tracer last. A function tracer started before
+ * its filters traces every kernel function for a while, which can stall a slow machine for
+ * minutes. Undo walks the list backwards, so the tracer goes back (to nop) before the
+ * filters are cleared, for the same reason.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -141,13 +144,12 @@ static int apply_pids(struct applier *ap, const char *file, const pid_t *pids, i
 	return ret;
 }
 
-static int apply_function(struct applier *ap, const struct plan_instance *inst)
+/* Everything that limits a function tracer; current_tracer itself comes later. */
+static int apply_function_filters(struct applier *ap, const struct plan_instance *inst)
 {
 	int ret = 0;
 
-	if (inst->tracer)
-		ret = set_file(ap, "current_tracer", inst->tracer);
-	if (!ret && inst->func_filters)
+	if (inst->func_filters)
 		ret = set_file_list(ap, "set_ftrace_filter", inst->func_filters);
 	if (!ret && inst->func_notrace)
 		ret = set_file_list(ap, "set_ftrace_notrace", inst->func_notrace);
@@ -373,12 +375,10 @@ static int apply_instance(struct applier *ap, const struct plan_instance *inst,
 		return remove_instance(ap, inst->name);
 	if (inst->name)
 		ret = create_instance(ap, inst->name);
-	if (!ret && plan_instance_wants_function(inst))
-		ret = apply_function(ap, inst);
 	if (!ret)
 		ret = set_file(ap, "tracing_on", "0");
-	if (!ret && !inst->tracer)
-		ret = set_file(ap, "current_tracer", "nop");
+	if (!ret && plan_instance_wants_function(inst))
+		ret = apply_function_filters(ap, inst);
 	/* Only the events of the plan: the ones already on are switched off (and restored). */
 	if (!ret)
 		ret = set_file(ap, "set_event", "");
@@ -386,6 +386,9 @@ static int apply_instance(struct applier *ap, const struct plan_instance *inst,
 		ret = apply_events(ap, ri);
 	if (!ret)
 		ret = apply_settings(ap, inst);
+	/* Last, so that it is saved last and undone first (see the top of this file). */
+	if (!ret)
+		ret = set_file(ap, "current_tracer", inst->tracer ? inst->tracer : "nop");
 	/* Old data would mix with the new trace; the buffer content is not a setting to restore. */
 	if (!ret && tfs_path(&ap->path, ap->inst, "trace") == 0)
 		tfs_write(ap->path.buf, "", 0, true);
