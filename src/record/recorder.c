@@ -164,14 +164,23 @@ static int empty_pipe(struct recorder *r, size_t len)
 
 			n = read(r->pipe_rd, r->chunk + r->chunk_len, room < len ? room : len);
 			if (n > 0) {
+				int ret = 0;
+
 				r->chunk_len += (size_t)n;
-				if (r->chunk_len == r->chunk_cap && flush_chunk(r))
-					return -EIO;
+				if (r->chunk_len == r->chunk_cap)
+					ret = flush_chunk(r);
+				/* keep the cause (ENOSPC, EDQUOT...) for the message at the top */
+				if (ret)
+					return ret;
 			}
 		} else {
 			n = splice(r->pipe_rd, NULL, r->fds[r->cur], NULL, len, SPLICE_F_MOVE);
-			if (n > 0 && account(r, (uint64_t)n))
-				return -EIO;
+			if (n > 0) {
+				int ret = account(r, (uint64_t)n);
+
+				if (ret)
+					return ret;
+			}
 		}
 		if (n < 0 && errno == EINTR)
 			continue;
