@@ -25,7 +25,7 @@ opts=(
 	"--cpus" "--first-event" "--last-event" "--first-event --last-event -t" "--uname"
 	"--version" "--stat -N" "--cpu 1" "--cpu 0-1" "--cpu 1,3" "-F sched"
 	"-F sched:sched_switch" "-v -F sched_switch" "-F irq -F sched_switch"
-	"-v -F irq -F sched" "-w" "-w -t" "-L" "-F .*:common_pid>100" "-F 'sched_wakeup:pid==15'"
+	"-v -F irq -F sched" "-w" "-w -t" "-L" "-F '.*:common_pid>100'" "-F 'sched_wakeup:pid==15'"
 	"--check-events" "-q" "-F 'a || b'" "-v -v" "--cpu x"
 )
 
