@@ -99,7 +99,10 @@ struct tracefs_undo;
  * restored and one message names the tracefs file and the cause.
  */
 int plan_apply(const struct plan *plan, struct tracefs_undo **undo);
-/* Adds pids (e.g. the forked command, or the recorders to exclude) to the pid filters. */
+/*
+ * Adds pids (e.g. the forked command under -F) to the pid filters: set_event_pid, and
+ * set_ftrace_pid in the instances that use a function tracer.
+ */
 int plan_set_event_pids(const struct plan *plan, struct tracefs_undo *undo, const pid_t *pids,
 			int nr_pids);
 /* Adds pids whose events are dropped (set_event_notrace_pid), e.g. ktrace's own recorders. */

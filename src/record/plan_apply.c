@@ -491,9 +491,15 @@ static int for_each_used(const struct plan *plan, struct tracefs_undo *undo,
 int plan_set_event_pids(const struct plan *plan, struct tracefs_undo *undo, const pid_t *pids,
 			int nr_pids)
 {
-	struct pid_list l = { "set_event_pid", pids, nr_pids };
+	struct pid_list events = { "set_event_pid", pids, nr_pids };
+	struct pid_list functions = { "set_ftrace_pid", pids, nr_pids };
+	int ret;
 
-	return for_each_used(plan, undo, append_pids, &l);
+	ret = for_each_used(plan, undo, append_pids, &events);
+	/* the function tracers have their own pid list: without it -F traces every task */
+	if (!ret)
+		ret = for_each_used(plan, undo, append_function_pids, &functions);
+	return ret;
 }
 
 int plan_set_event_notrace_pids(const struct plan *plan, struct tracefs_undo *undo,
