@@ -124,6 +124,21 @@ static int reset_named(struct reset_args *a, const char *name)
 	return ret;
 }
 
+/*
+ * kprobes, uprobes, eprobes and synthetic events are global, like trace-cmd reset removes them
+ * (event probes first: they may sit on another dynamic event). force: disable them first.
+ */
+static int remove_dynamic_events(void)
+{
+	if (tracefs_dynevent_destroy_all(TRACEFS_DYNEVENT_EPROBE, true) ||
+	    tracefs_dynevent_destroy_all(TRACEFS_DYNEVENT_ALL, true)) {
+		fprintf(stderr, "ktrace reset: cannot remove the dynamic events (dynamic_events, "
+			"kprobe_events): %s\n", strerror(errno ? errno : EBUSY));
+		return -1;
+	}
+	return 0;
+}
+
 static int restore_journals(void)
 {
 	int n = tracefs_undo_replay_stale(stdout, true);
@@ -159,8 +174,11 @@ int cmd_reset(int argc, char **argv)
 	 * this reset. */
 	tracefs_undo_replay_stale(NULL, false);
 	/* Like trace-cmd: -B alone leaves the top instance alone; -a includes it. */
-	if (a.top || a.all || !a.instances)
+	if (a.top || a.all || !a.instances) {
 		tracefs_reset_instance(&a.ctx, NULL);
+		if (remove_dynamic_events() && !err)
+			err = -1;
+	}
 	for (i = 0; a.instances && a.instances[i]; i++)
 		if (reset_named(&a, a.instances[i]) && !err)
 			err = -1;
