@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <tracefs.h>
@@ -152,20 +153,69 @@ static bool handle_signal(struct record_run *run)
 	return false;
 }
 
+#define MAX_WATCHED_PIDS 64
+
+/*
+ * Without a command, -P PID records until every such process has exited (as trace-cmd does) or a
+ * signal arrives. A pidfd polls readable once its process exits, zombie or not.
+ */
+static int watch_pids(const struct record_run *run, struct pollfd *pfds, int max)
+{
+	int i, n = 0;
+
+	if (run->plan->command)
+		return 0;
+	for (i = 0; i < run->plan->nr_pids && n < max; i++) {
+		int fd = (int)syscall(SYS_pidfd_open, run->plan->pids[i], 0);
+
+		if (fd >= 0) {
+			pfds[n].fd = fd;
+			pfds[n].events = POLLIN;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Closes the pidfds of exited processes; returns how many are still running. */
+static int pids_alive(struct pollfd *pfds, int n)
+{
+	int i, alive = 0;
+
+	for (i = 0; i < n; i++) {
+		if (pfds[i].fd >= 0 && (pfds[i].revents & (POLLIN | POLLHUP))) {
+			close(pfds[i].fd);
+			pfds[i].fd = -1;
+		}
+		if (pfds[i].fd >= 0)
+			alive++;
+	}
+	return alive;
+}
+
 static void wait_for_end(struct record_run *run)
 {
-	struct pollfd pfd = { .fd = run->sig_fd, .events = POLLIN };
+	struct pollfd pfds[1 + MAX_WATCHED_PIDS];
+	int nr_pids, i;
 
 	if (run->child.pid > 0 && record_child_reap(&run->child))
 		return;
+	pfds[0].fd = run->sig_fd;
+	pfds[0].events = POLLIN;
+	nr_pids = watch_pids(run, pfds + 1, MAX_WATCHED_PIDS);
 	for (;;) {
-		int n = poll(&pfd, 1, 1000);
+		int n = poll(pfds, (nfds_t)(1 + nr_pids), 1000);
 
-		if (n > 0 && handle_signal(run))
-			return;
+		if (n > 0 && (pfds[0].revents & POLLIN) && handle_signal(run))
+			break;
+		if (n > 0 && nr_pids && !pids_alive(pfds + 1, nr_pids))
+			break;
 		if (n == 0)
 			rec_status_tick(&run->status, &run->session);
 	}
+	for (i = 1; i <= nr_pids; i++)
+		if (pfds[i].fd >= 0)
+			close(pfds[i].fd);
 }
 
 static int start_and_run(struct record_run *run)
