@@ -21,6 +21,7 @@ struct kt_command {
 /* Each command returns the process exit status (0 on success). */
 int cmd_report(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_start(int argc, char **argv);
 int cmd_stop(int argc, char **argv);

@@ -76,6 +76,23 @@ struct report_opts {
 	int nr_nohandler_events;
 };
 
+/*
+ * The filter flags other commands share with report (-F, -v, -I, -S, --cpu, --pid, --comm):
+ * their ids in an option table (the short ones are their letter) and one parser, so that they
+ * mean the same everywhere. A command's own long options start at REPORT_OPT_FIRST_FREE.
+ */
+enum report_filter_option {
+	REPORT_OPT_CPU = 256,
+	REPORT_OPT_PID,
+	REPORT_OPT_COMM,
+	REPORT_OPT_FIRST_FREE,
+};
+
+/*
+ * Applies filter flag `id` to `o`: 0, 1 when `id` is not a filter flag, or -EINVAL after a
+ * message naming "ktrace CMD" and the flag. `neg` is the parser's state (-v seen).
+ */
+int report_opts_filter(struct report_opts *o, int id, const char *arg, bool *neg, const char *cmd);
 /* Fills `o` from argv; 0, 1 after -h (usage printed), or -EINVAL (message printed). */
 int report_opts_parse(struct report_opts *o, int argc, char **argv);
 void report_opts_release(struct report_opts *o);

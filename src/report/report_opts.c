@@ -15,8 +15,9 @@
 #include "ktrace/report.h"
 
 enum {
-	OPT_CPU = 256, OPT_CPUS, OPT_EVENTS, OPT_EVENT, OPT_FIRST, OPT_LAST, OPT_KALLSYMS,
-	OPT_PID, OPT_COMM, OPT_CHECK_EVENTS, OPT_NODATE, OPT_STAT, OPT_BOUNDARY, OPT_DEBUG,
+	OPT_CPU = REPORT_OPT_CPU, OPT_PID = REPORT_OPT_PID, OPT_COMM = REPORT_OPT_COMM,
+	OPT_CPUS = REPORT_OPT_FIRST_FREE, OPT_EVENTS, OPT_EVENT, OPT_FIRST, OPT_LAST, OPT_KALLSYMS,
+	OPT_CHECK_EVENTS, OPT_NODATE, OPT_STAT, OPT_BOUNDARY, OPT_DEBUG,
 	OPT_PROFILE, OPT_UNAME, OPT_VERSION, OPT_BYCOMM, OPT_TSOFFSET, OPT_TS2SECS, OPT_TSDIFF,
 	OPT_TSCHECK, OPT_RAW_TS, OPT_ALIGN_TS, OPT_VERBOSE,
 };
@@ -228,13 +229,13 @@ static int set_ts_offset(struct report_opts *o, const char *arg)
 	return 0;
 }
 
-static int cpu_option(struct report_opts *o, const char *arg)
+static int cpu_option(struct report_opts *o, const char *arg, const char *cmd)
 {
 	struct strbuf err = STRBUF_INIT;
 	int ret = report_parse_cpulist(o, arg, &err);
 
 	if (ret)
-		fprintf(stderr, "ktrace report: --cpu: %s\n", strbuf_str(&err));
+		fprintf(stderr, "ktrace %s: --cpu: %s\n", cmd, strbuf_str(&err));
 	strbuf_release(&err);
 	return ret;
 }
@@ -246,8 +247,6 @@ static bool flag_option(struct report_opts *o, int c)
 	case 'l': o->latency = true; break;
 	case 't': o->nsec = true; break;
 	case 'R': o->raw = true; break;
-	case 'I': o->no_irqs = true; break;
-	case 'S': o->no_softirqs = true; break;
 	case 'N': o->no_plugins = true; break;
 	case 'L': o->no_sys_plugins = true; break;
 	case 'T': o->filter_test = true; break;
@@ -277,28 +276,42 @@ static bool flag_option(struct report_opts *o, int c)
 	return true;
 }
 
-static int one_option(struct report_opts *o, int c, const char *arg, bool *neg)
+int report_opts_filter(struct report_opts *o, int id, const char *arg, bool *neg, const char *cmd)
 {
-	if (flag_option(o, c))
-		return 0;
-	switch (c) {
-	case 'i': return set_input(o, arg);
+	switch (id) {
+	case 'I': o->no_irqs = true; return 0;
+	case 'S': o->no_softirqs = true; return 0;
 	case 'F': return push_filter(o, arg, *neg);
 	case 'v':
 		if (*neg) {
-			fprintf(stderr, "ktrace report: Only 1 -v can be used\n");
+			fprintf(stderr, "ktrace %s: Only 1 -v can be used\n", cmd);
 			return -EINVAL;
 		}
 		*neg = true;
 		return 0;
+	case OPT_CPU: return cpu_option(o, arg, cmd);
+	case OPT_PID: return push_split(&o->pids, &o->nr_pids, arg);
+	case OPT_COMM: return push_split(&o->comms, &o->nr_comms, arg);
+	default: return 1;
+	}
+}
+
+static int one_option(struct report_opts *o, int c, const char *arg, bool *neg)
+{
+	int ret;
+
+	if (flag_option(o, c))
+		return 0;
+	ret = report_opts_filter(o, c, arg, neg, "report");
+	if (ret <= 0)
+		return ret;
+	switch (c) {
+	case 'i': return set_input(o, arg);
 	case 'r': return push_str(&o->raw_events, &o->nr_raw_events, arg);
 	case 'n': return push_str(&o->nohandler_events, &o->nr_nohandler_events, arg);
 	case 'O':
 		o->nr_plugin_options++;
 		return plugin_option(arg);
-	case OPT_CPU: return cpu_option(o, arg);
-	case OPT_PID: return push_split(&o->pids, &o->nr_pids, arg);
-	case OPT_COMM: return push_split(&o->comms, &o->nr_comms, arg);
 	case OPT_KALLSYMS: o->kallsyms = arg; return 0;
 	case OPT_TSOFFSET: return set_ts_offset(o, arg);
 	case OPT_TS2SECS: o->ts2secs = strtoull(arg, NULL, 0); return 0;

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTRACE_EXPORT_PERFETTO_H
+#define KTRACE_EXPORT_PERFETTO_H
+
+/*
+ * `ktrace export --perfetto`: trace.dat records -> Perfetto's protobuf trace.
+ *
+ *   perfetto_export.c    the writer: per-CPU FtraceEventBundle packets, dispatch by event type
+ *   perfetto_ftrace.c    FtraceEvent bodies: sched_switch/waking/wakeup(_new), print, generic
+ *   perfetto_track.c     TrackEvent packets: function_graph slices, marker instants, thread
+ *                        tracks
+ *   perfetto_process.c   SystemInfo (kernel release) and ProcessTree (thread names) packets
+ *   perfetto_threads.c   what is known per thread id: comm, open function_graph depths
+ *
+ * Scheduling goes in as ftrace events so that Perfetto derives the CPU lanes and thread states
+ * itself, exactly as from its own recordings.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ktrace/strbuf.h"
+#include "pb.h"
+
+struct dat_file;
+struct tep_event;
+struct tep_format_field;
+struct tep_handle;
+struct tep_record;
+
+/* ------------------------------------------------------------------ threads */
+
+/* The kernel's TASK_COMM_LEN */
+#define PF_COMM_LEN 16
+
+struct pf_thread {
+	int tid;
+	bool used;
+	bool described;		/* its TrackDescriptor was written */
+	char comm[PF_COMM_LEN + 1];	/* from sched events, "" when none named it */
+	int *depths;		/* function_graph depths of the slices open, innermost last */
+	int nr_depths, alloc_depths;
+};
+
+struct pf_threads {
+	struct pf_thread *slots;	/* open addressing, linear probing */
+	size_t cap, nr;
+};
+
+/* The entry of `tid`, created when new; NULL when out of memory. Valid until the next call. */
+struct pf_thread *pf_thread_get(struct pf_threads *t, int tid);
+void pf_thread_set_comm(struct pf_thread *th, const char *comm, size_t max);
+int pf_thread_push_depth(struct pf_thread *th, int depth);
+void pf_threads_release(struct pf_threads *t);
+
+/* ------------------------------------------------------------------ ftrace events */
+
+struct pf_sched_switch {
+	int id;
+	struct tep_format_field *prev_comm, *prev_pid, *prev_prio, *prev_state;
+	struct tep_format_field *next_comm, *next_pid, *next_prio;
+};
+
+struct pf_sched_wake {
+	int id;
+	int proto_field;	/* FtraceEvent field of this event */
+	struct tep_format_field *comm, *pid, *prio, *success, *target_cpu;
+};
+
+struct pf_ftrace {
+	struct tep_handle *tep;
+	struct pf_sched_switch sw;
+	struct pf_sched_wake wake[3];	/* sched_waking, sched_wakeup, sched_wakeup_new */
+	int print_id;
+	struct tep_format_field *print_ip, *print_buf;
+	int fgraph_entry_id, fgraph_exit_id;
+	struct tep_format_field *ent_func, *ent_depth, *exit_depth;
+};
+
+void pf_ftrace_init(struct pf_ftrace *f, struct tep_handle *tep);
+
+/* ------------------------------------------------------------------ the writer */
+
+/* One FtraceEventBundle being filled for a CPU. */
+struct pf_bundle {
+	struct pb pb;
+	size_t packet, bundle;	/* pb_open() marks */
+	bool open;
+};
+
+struct pf_export {
+	struct tep_handle *tep;
+	struct dat_file *df;
+	FILE *out;
+	struct pf_ftrace f;
+	struct pf_threads threads;
+	struct pf_bundle *bundles;	/* by CPU number */
+	int nr_bundles;
+	struct pb track;		/* TrackEvent packets not written yet */
+	bool sequence_started;		/* the first TrackEvent packet cleared the state */
+	uint64_t last_ts;
+	unsigned long nr_unmatched_exits;	/* function exits whose entry is not in the file */
+	int error;			/* negative errno of a write failure */
+};
+
+/*
+ * Appends the FtraceEvent body of `r` (the oneof event field) to pb, and notes the comm of
+ * every task a sched event names.
+ */
+void pf_ftrace_encode(struct pf_export *px, struct pb *pb, struct tep_record *r, int type);
+/* A print (trace_marker) event's text, without its trailing newline; NULL for other types. */
+const char *pf_ftrace_print_text(struct pf_export *px, struct tep_record *r, size_t *len);
+
+/* Writes a packet-sized chunk to the file; keeps the first error. */
+void pf_write(struct pf_export *px, struct pb *pb);
+
+/* ------------------------------------------------------------------ track events */
+
+/* ftrace:funcgraph_entry/exit as a slice begin/end on the thread's track */
+void pf_track_fgraph(struct pf_export *px, struct tep_record *r, int type, int tid);
+/* A marker as an instant on the thread's track */
+void pf_track_instant(struct pf_export *px, uint64_t ts, int tid, const char *name, size_t len);
+
+/* ------------------------------------------------------------------ processes */
+
+/* Its saved cmdline, else the comm of its sched events; NULL when nothing named it. */
+const char *pf_thread_name(struct pf_export *px, const struct pf_thread *th);
+/* A SystemInfo packet from the file's uname, nothing when it has none. */
+void pf_process_system_info(struct pf_export *px, struct pb *pb);
+/* A ProcessTree packet naming every thread seen, at the time of the last event. */
+void pf_process_tree(struct pf_export *px, struct pb *pb);
+
+/* ------------------------------------------------------------------ API for cmd_export.c */
+
+int pf_export_new(struct dat_file *df, FILE *out, struct pf_export **pxp);
+int pf_export_event(struct pf_export *px, struct tep_record *r);
+/* Writes what is still buffered; 0 or the first negative errno. */
+int pf_export_finish(struct pf_export *px);
+void pf_export_free(struct pf_export *px);
+
+#endif
