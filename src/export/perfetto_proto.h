@@ -5,8 +5,8 @@
 /*
  * Field numbers of the Perfetto trace messages the export writes, as Perfetto's .proto files
  * (github.com/google/perfetto, protos/perfetto/...) declare them. They are the format: a wrong
- * number is a silently wrong trace, so tests/export/perfetto_subset.proto repeats them and the
- * tests decode our output with protoc against it.
+ * number is a silently wrong trace, so tests/interop/export/perfetto_subset.proto repeats them
+ * and the tests decode our output with protoc against it.
  */
 
 /* trace/trace.proto: Trace */
