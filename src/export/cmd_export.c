@@ -19,9 +19,9 @@
 enum { OPT_PERFETTO = REPORT_OPT_FIRST_FREE };
 
 static const struct kt_option export_options[] = {
-	{ OPT_PERFETTO, "perfetto", KT_ARG_REQUIRED, "OUT", "write Perfetto's protobuf trace to OUT" },
-	{ 'i', "input", KT_ARG_REQUIRED, "FILE", "read FILE (default trace.dat; also a bare FILE)" },
-	{ 'F', NULL, KT_ARG_REQUIRED, "FILTER", "event filter 'ev1,ev2' or 'ev: expr'; repeatable" },
+	{ OPT_PERFETTO, "perfetto", KT_ARG_REQUIRED, "OUT", "write a Perfetto trace to OUT" },
+	{ 'i', "input", KT_ARG_REQUIRED, "FILE", "read FILE (default trace.dat, or a bare FILE)" },
+	{ 'F', NULL, KT_ARG_REQUIRED, "FILTER", "filter 'ev1,ev2' or 'ev: expr'; repeatable" },
 	{ 'v', NULL, KT_ARG_NONE, NULL, "the following -F filters drop what they match" },
 	{ 'I', NULL, KT_ARG_NONE, NULL, "leave out events in hard interrupt context" },
 	{ 'S', NULL, KT_ARG_NONE, NULL, "leave out events in soft interrupt context" },
@@ -89,7 +89,8 @@ static int parse_args(struct export_args *a, int argc, char **argv)
 	for (; !ret && idx < argc; idx++)
 		ret = set_input(a, argv[idx]);
 	if (!ret && !a->perfetto) {
-		fprintf(stderr, "ktrace export: say which format: --perfetto OUT (see 'ktrace export -h')\n");
+		fprintf(stderr, "ktrace export: say which format: --perfetto OUT "
+			"(see 'ktrace export -h')\n");
 		ret = -EINVAL;
 	}
 	if (!a->o.input)
@@ -128,8 +129,8 @@ static int write_perfetto(const struct export_args *a, struct dat_file *df, FILE
 	if (ret == -EIO && !err->len)
 		strbuf_addf(err, "%s: write failed", a->perfetto);
 	if (!ret && px->nr_unmatched_exits)
-		fprintf(stderr, "ktrace export: note: %lu function exits without their entry (calls "
-			"entered before the recording began) were left out\n",
+		fprintf(stderr, "ktrace export: note: %lu function exits without their entry "
+			"(calls entered before the recording began) were left out\n",
 			px->nr_unmatched_exits);
 	pf_export_free(px);
 	report_filter_free(filter);

@@ -48,7 +48,8 @@ static struct pf_bundle *bundle_of(struct pf_export *px, int cpu)
 
 		if (!grown)
 			return NULL;
-		memset(grown + px->nr_bundles, 0, (size_t)(cpu + 1 - px->nr_bundles) * sizeof(*grown));
+		memset(grown + px->nr_bundles, 0,
+		       (size_t)(cpu + 1 - px->nr_bundles) * sizeof(*grown));
 		px->bundles = grown;
 		px->nr_bundles = cpu + 1;
 	}
