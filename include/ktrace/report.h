@@ -22,6 +22,7 @@
 #include "ktrace/strbuf.h"
 
 struct dat_file;
+struct tep_format_field;
 struct tep_handle;
 struct tep_record;
 struct trace_seq;
@@ -210,6 +211,26 @@ int report_fgraph_entry_id(const struct report_fgraph *fg);
 void report_fgraph_put_duration(struct trace_seq *s, unsigned long long duration);
 
 /* ------------------------------------------------------------------ sched fast path */
+
+/*
+ * The fields of sched_switch and of sched_wakeup/sched_wakeup_new/sched_waking, found once (also
+ * for the Perfetto export). id is -1 when the file lacks the event or a field it needs; success
+ * and target_cpu are optional (NULL).
+ */
+struct report_sched_switch_fields {
+	int id;
+	struct tep_format_field *prev_comm, *prev_pid, *prev_prio, *prev_state;
+	struct tep_format_field *next_comm, *next_pid, *next_prio;
+};
+
+struct report_sched_wakeup_fields {
+	int id;
+	struct tep_format_field *comm, *pid, *prio, *success, *target_cpu;
+};
+
+void report_sched_find_switch(struct tep_handle *tep, struct report_sched_switch_fields *f);
+void report_sched_find_wakeup(struct tep_handle *tep, const char *name,
+			      struct report_sched_wakeup_fields *f);
 
 /* plugin_sched_switch's text for sched_switch/sched_wakeup(_new), without its per-field lookups */
 struct report_sched;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ktrace/report.h"
 #include "ktrace/strbuf.h"
 #include "pb.h"
 
@@ -55,21 +56,14 @@ void pf_threads_release(struct pf_threads *t);
 
 /* ------------------------------------------------------------------ ftrace events */
 
-struct pf_sched_switch {
-	int id;
-	struct tep_format_field *prev_comm, *prev_pid, *prev_prio, *prev_state;
-	struct tep_format_field *next_comm, *next_pid, *next_prio;
-};
-
 struct pf_sched_wake {
-	int id;
+	struct report_sched_wakeup_fields f;
 	int proto_field;	/* FtraceEvent field of this event */
-	struct tep_format_field *comm, *pid, *prio, *success, *target_cpu;
 };
 
 struct pf_ftrace {
 	struct tep_handle *tep;
-	struct pf_sched_switch sw;
+	struct report_sched_switch_fields sw;
 	struct pf_sched_wake wake[3];	/* sched_waking, sched_wakeup, sched_wakeup_new */
 	int print_id;
 	struct tep_format_field *print_ip, *print_buf;

@@ -12,45 +12,6 @@
 #include "perfetto.h"
 #include "perfetto_proto.h"
 
-static void find_switch(struct tep_handle *tep, struct pf_sched_switch *f)
-{
-	struct tep_event *e = tep_find_event_by_name(tep, "sched", "sched_switch");
-
-	f->id = -1;
-	if (!e)
-		return;
-	f->prev_comm = tep_find_field(e, "prev_comm");
-	f->prev_pid = tep_find_field(e, "prev_pid");
-	f->prev_prio = tep_find_field(e, "prev_prio");
-	f->prev_state = tep_find_field(e, "prev_state");
-	f->next_comm = tep_find_field(e, "next_comm");
-	f->next_pid = tep_find_field(e, "next_pid");
-	f->next_prio = tep_find_field(e, "next_prio");
-	/* a format Perfetto's message cannot hold goes out as a generic event instead */
-	if (f->prev_comm && f->prev_pid && f->prev_prio && f->prev_state && f->next_comm &&
-	    f->next_pid && f->next_prio)
-		f->id = e->id;
-}
-
-static void find_wake(struct tep_handle *tep, const char *name, int proto_field,
-		      struct pf_sched_wake *f)
-{
-	struct tep_event *e = tep_find_event_by_name(tep, "sched", name);
-
-	f->id = -1;
-	f->proto_field = proto_field;
-	if (!e)
-		return;
-	f->comm = tep_find_field(e, "comm");
-	f->pid = tep_find_field(e, "pid");
-	f->prio = tep_find_field(e, "prio");
-	/* success is gone since Linux 4.19 and target_cpu may be missing: both optional */
-	f->success = tep_find_field(e, "success");
-	f->target_cpu = tep_find_field(e, "target_cpu");
-	if (f->comm && f->pid && f->prio)
-		f->id = e->id;
-}
-
 static void find_print_fgraph(struct tep_handle *tep, struct pf_ftrace *f)
 {
 	struct tep_event *e = tep_find_event_by_name(tep, "ftrace", "print");
@@ -76,11 +37,20 @@ static void find_print_fgraph(struct tep_handle *tep, struct pf_ftrace *f)
 
 void pf_ftrace_init(struct pf_ftrace *f, struct tep_handle *tep)
 {
+	static const struct { const char *name; int field; } wake[] = {
+		{ "sched_waking", PF_FTRACE_SCHED_WAKING },
+		{ "sched_wakeup", PF_FTRACE_SCHED_WAKEUP },
+		{ "sched_wakeup_new", PF_FTRACE_SCHED_WAKEUP_NEW },
+	};
+	int i;
+
 	f->tep = tep;
-	find_switch(tep, &f->sw);
-	find_wake(tep, "sched_waking", PF_FTRACE_SCHED_WAKING, &f->wake[0]);
-	find_wake(tep, "sched_wakeup", PF_FTRACE_SCHED_WAKEUP, &f->wake[1]);
-	find_wake(tep, "sched_wakeup_new", PF_FTRACE_SCHED_WAKEUP_NEW, &f->wake[2]);
+	/* a format Perfetto's messages cannot hold goes out as a generic event instead */
+	report_sched_find_switch(tep, &f->sw);
+	for (i = 0; i < 3; i++) {
+		report_sched_find_wakeup(tep, wake[i].name, &f->wake[i].f);
+		f->wake[i].proto_field = wake[i].field;
+	}
 	find_print_fgraph(tep, f);
 }
 
@@ -160,7 +130,7 @@ static void note_comm(struct pf_export *px, int pid, struct tep_format_field *f,
 
 static void encode_switch(struct pf_export *px, struct pb *pb, struct tep_record *r)
 {
-	const struct pf_sched_switch *f = &px->f.sw;
+	const struct report_sched_switch_fields *f = &px->f.sw;
 	size_t m = pb_open(pb, PF_FTRACE_SCHED_SWITCH);
 
 	put_text(pb, PF_SWITCH_PREV_COMM, f->prev_comm, r);
@@ -176,9 +146,10 @@ static void encode_switch(struct pf_export *px, struct pb *pb, struct tep_record
 }
 
 static void encode_wake(struct pf_export *px, struct pb *pb, struct tep_record *r,
-			const struct pf_sched_wake *f)
+			const struct pf_sched_wake *w)
 {
-	size_t m = pb_open(pb, f->proto_field);
+	const struct report_sched_wakeup_fields *f = &w->f;
+	size_t m = pb_open(pb, w->proto_field);
 
 	put_text(pb, PF_WAKE_COMM, f->comm, r);
 	pb_int(pb, PF_WAKE_PID, snum(f->pid, r));
@@ -269,7 +240,7 @@ void pf_ftrace_encode(struct pf_export *px, struct pb *pb, struct tep_record *r,
 		return;
 	}
 	for (i = 0; i < 3; i++) {
-		if (type == px->f.wake[i].id) {
+		if (type == px->f.wake[i].f.id) {
 			encode_wake(px, pb, r, &px->f.wake[i]);
 			return;
 		}

@@ -18,26 +18,15 @@
 
 #include "ktrace/report.h"
 
-struct sched_switch_fields {
-	int id;
-	struct tep_format_field *prev_comm, *prev_pid, *prev_prio, *prev_state;
-	struct tep_format_field *next_comm, *next_pid, *next_prio;
-};
-
-struct sched_wakeup_fields {
-	int id;
-	struct tep_format_field *comm, *pid, *prio, *success, *target_cpu;
-};
-
 struct report_sched {
 	struct tep_handle *tep;
 	bool native;		/* the file's byte order is the host's */
 	int last_registered;	/* pid whose comm was registered last: skip the repeat */
-	struct sched_switch_fields sw;
-	struct sched_wakeup_fields wk[2];	/* sched_wakeup, sched_wakeup_new */
+	struct report_sched_switch_fields sw;
+	struct report_sched_wakeup_fields wk[2];	/* sched_wakeup, sched_wakeup_new */
 };
 
-static void find_switch(struct tep_handle *tep, struct sched_switch_fields *f)
+void report_sched_find_switch(struct tep_handle *tep, struct report_sched_switch_fields *f)
 {
 	struct tep_event *e = tep_find_event_by_name(tep, "sched", "sched_switch");
 
@@ -56,7 +45,8 @@ static void find_switch(struct tep_handle *tep, struct sched_switch_fields *f)
 		f->id = e->id;
 }
 
-static void find_wakeup(struct tep_handle *tep, const char *name, struct sched_wakeup_fields *f)
+void report_sched_find_wakeup(struct tep_handle *tep, const char *name,
+			      struct report_sched_wakeup_fields *f)
 {
 	struct tep_event *e = tep_find_event_by_name(tep, "sched", name);
 
@@ -66,6 +56,7 @@ static void find_wakeup(struct tep_handle *tep, const char *name, struct sched_w
 	f->comm = tep_find_any_field(e, "comm");
 	f->pid = tep_find_field(e, "pid");
 	f->prio = tep_find_field(e, "prio");
+	/* success is gone since Linux 4.19 and target_cpu may be missing: both optional */
 	f->success = tep_find_field(e, "success");
 	f->target_cpu = tep_find_field(e, "target_cpu");
 	if (f->comm && f->pid && f->prio)
@@ -81,9 +72,9 @@ int report_sched_new(struct tep_handle *tep, struct report_sched **out)
 	rs->tep = tep;
 	rs->native = tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
 	rs->last_registered = -1;
-	find_switch(tep, &rs->sw);
-	find_wakeup(tep, "sched_wakeup", &rs->wk[0]);
-	find_wakeup(tep, "sched_wakeup_new", &rs->wk[1]);
+	report_sched_find_switch(tep, &rs->sw);
+	report_sched_find_wakeup(tep, "sched_wakeup", &rs->wk[0]);
+	report_sched_find_wakeup(tep, "sched_wakeup_new", &rs->wk[1]);
 	*out = rs;
 	return 0;
 }
@@ -164,7 +155,7 @@ static void put_state(struct strbuf *sb, int state)
 
 static void print_switch(struct report_sched *rs, struct strbuf *sb, struct tep_record *r)
 {
-	struct sched_switch_fields *f = &rs->sw;
+	struct report_sched_switch_fields *f = &rs->sw;
 	unsigned long long pid = val(rs, f->prev_pid, r);
 
 	put_comm(rs, sb, f->prev_comm, r, (int)pid);
@@ -182,7 +173,7 @@ static void print_switch(struct report_sched *rs, struct strbuf *sb, struct tep_
 	sb->buf[sb->len++] = ']';
 }
 
-static void print_wakeup(struct report_sched *rs, struct sched_wakeup_fields *f,
+static void print_wakeup(struct report_sched *rs, struct report_sched_wakeup_fields *f,
 			 struct strbuf *sb, struct tep_record *r)
 {
 	unsigned long long pid = val(rs, f->pid, r), cpu;
