@@ -14,6 +14,9 @@
  *   dat_writer_add_option ... (any number, any time before dat_writer_buffers)
  *   dat_writer_buffers (once, every buffer, the top instance first when recorded)
  *   dat_writer_finish, dat_writer_free
+ * or, for a file whose CPU data someone else appends (record -N sends this much to a listener,
+ * which adds the data as `trace-cmd listen` does), after the options:
+ *   dat_writer_metadata_end, dat_writer_free
  * Errors are negative errno; `err` (may be NULL) receives one line naming what failed.
  */
 #include <stdint.h>
@@ -89,6 +92,12 @@ int dat_writer_cpu_count(struct dat_writer *w, int cpus);
  */
 int dat_writer_buffers(struct dat_writer *w, const struct dat_buffer_source *bufs, int nr,
 		       struct strbuf *err);
+/*
+ * Ends the file where its CPU data would start: v6 the CPU count and the options, v7 the options
+ * section whose "next" link the listener fills. No strings section: as with trace-cmd, the
+ * listener writes the one the finished file has.
+ */
+int dat_writer_metadata_end(struct dat_writer *w, struct strbuf *err);
 /* Writes the pending options and (v7) the strings section. */
 int dat_writer_finish(struct dat_writer *w, struct strbuf *err);
 

@@ -69,6 +69,8 @@ struct plan {
 	int cmdlines_size;	/* --cmdlines-size, 0 = unset */
 	bool date;		/* --date */
 	char *net_target;	/* -N host:port */
+	bool net_tcp;		/* -t: data over TCP (the default; accepted as trace-cmd's) */
+	bool net_udp;		/* --udp: data over UDP */
 	const char *cmd;	/* "record", "start", "extract": names messages */
 };
 

@@ -430,6 +430,22 @@ static int write_strings(struct dat_writer *w)
 	return ret;
 }
 
+int dat_writer_metadata_end(struct dat_writer *w, struct strbuf *err)
+{
+	int ret;
+
+	if (w->version < 7) {
+		ret = dat_w_put32(w, (uint32_t)w->cpus);
+		if (!ret)
+			ret = dat_w_options_v6(w);
+	} else {
+		ret = dat_w_options_section(w);
+	}
+	if (ret && err)
+		strbuf_addf(err, "writing the options: %s", strerror(-ret));
+	return ret;
+}
+
 int dat_writer_finish(struct dat_writer *w, struct strbuf *err)
 {
 	int ret = 0;

@@ -26,6 +26,7 @@
 #include "ktrace/plan.h"
 #include "record_child.h"
 #include "record_date.h"
+#include "record_net.h"
 #include "record_session.h"
 #include "record_signals.h"
 #include "record_status.h"
@@ -38,6 +39,8 @@ struct record_run {
 	struct rec_status status;
 	struct record_child child;
 	int out_fd;
+	struct net_send *net;		/* -N: the listener, NULL when writing a file */
+	bool net_lost;			/* -N: the listener went away while recording */
 	int sig_fd;
 	sigset_t old_mask;
 	int stop_signal;		/* the signal that ended the recording, 0 if none */
@@ -193,27 +196,44 @@ static int pids_alive(struct pollfd *pfds, int n)
 	return alive;
 }
 
+/*
+ * -N: the listener sends nothing after RINIT, so its control connection turning readable or
+ * hung up means it went away. Recording stops there, and the command with it.
+ */
+static bool listener_gone(struct record_run *run, const struct pollfd *pfd)
+{
+	if (!run->net || !pfd->revents)
+		return false;
+	run->net_lost = true;
+	record_child_forward(&run->child, SIGTERM);
+	return true;
+}
+
 static void wait_for_end(struct record_run *run)
 {
-	struct pollfd pfds[1 + MAX_WATCHED_PIDS];
+	struct pollfd pfds[2 + MAX_WATCHED_PIDS];
 	int nr_pids, i;
 
 	if (run->child.pid > 0 && record_child_reap(&run->child))
 		return;
 	pfds[0].fd = run->sig_fd;
 	pfds[0].events = POLLIN;
-	nr_pids = watch_pids(run, pfds + 1, MAX_WATCHED_PIDS);
+	pfds[1].fd = run->net ? net_send_ctl_fd(run->net) : -1;
+	pfds[1].events = POLLIN | POLLRDHUP;
+	nr_pids = watch_pids(run, pfds + 2, MAX_WATCHED_PIDS);
 	for (;;) {
-		int n = poll(pfds, (nfds_t)(1 + nr_pids), 1000);
+		int n = poll(pfds, (nfds_t)(2 + nr_pids), 1000);
 
 		if (n > 0 && (pfds[0].revents & POLLIN) && handle_signal(run))
 			break;
-		if (n > 0 && nr_pids && !pids_alive(pfds + 1, nr_pids))
+		if (n > 0 && listener_gone(run, &pfds[1]))
+			break;
+		if (n > 0 && nr_pids && !pids_alive(pfds + 2, nr_pids))
 			break;
 		if (n == 0)
 			rec_status_tick(&run->status, &run->session);
 	}
-	for (i = 1; i <= nr_pids; i++)
+	for (i = 2; i < 2 + nr_pids; i++)
 		if (pfds[i].fd >= 0)
 			close(pfds[i].fd);
 }
@@ -265,6 +285,14 @@ static int stop_and_write(struct record_run *run, bool write_file)
 	plan_tracing_on(run->plan, run->undo, false);
 	rec_status_end(&run->status);
 	ret = rec_session_finish(&run->session, &run->err);
+	/* A recorder's send error (EPIPE, ECONNRESET...) means the same as a hang-up. */
+	if (run->net && (run->net_lost || ret)) {
+		record_net_delivered(&run->session, run->plan->net_target,
+				     run->net_lost || ret == -EPIPE || ret == -ECONNRESET);
+		return ret ? ret : -ECONNRESET;
+	}
+	if (run->net)
+		return record_net_finish(&run->session, run->net, &run->err);
 	if (!ret && write_file)
 		ret = rec_session_write(&run->session, run->out_fd, &run->err);
 	return ret;
@@ -274,6 +302,8 @@ static int open_output(struct record_run *run)
 {
 	const char *path = output_path(run->plan);
 
+	if (run->plan->net_target)
+		return 0;
 	run->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (run->out_fd < 0) {
 		fprintf(stderr, "ktrace %s: cannot create %s: %s\n", run->cmd, path,
@@ -304,7 +334,34 @@ static void print_summary(struct record_run *run)
 		for (j = 0; j < run->plan->instances[i].nr_events; j++)
 			if (run->plan->instances[i].events[j].filter)
 				hints.event_filter = true;
-	rec_status_summary(&run->status, &run->session, &hints, output_path(run->plan));
+	rec_status_summary(&run->status, &run->session, &hints,
+			   run->plan->net_target ? run->plan->net_target : output_path(run->plan));
+}
+
+/*
+ * trace-cmd sends each -B instance to the listener as a session of its own; ktrace sends one
+ * buffer, the top instance's. -m bounds a file, and there is none here.
+ */
+static int check_net(const struct plan *plan)
+{
+	int i;
+
+	if (!plan->net_target)
+		return 0;
+	for (i = 1; i < plan->nr_instances; i++) {
+		if (plan_instance_in_use(plan, i)) {
+			fprintf(stderr, "ktrace record: -N %s: -B %s: only the top instance can be "
+				"sent to a listener; record instances with -o\n", plan->net_target,
+				plan->instances[i].name);
+			return -EINVAL;
+		}
+	}
+	if (plan->max_kb) {
+		fprintf(stderr, "ktrace record: -N %s: -m limits a file; nothing is kept here\n",
+			plan->net_target);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* As trace-cmd: a recording with neither events nor a tracer would only hold metadata. */
@@ -327,18 +384,18 @@ static int record_run(struct record_run *run)
 	ret = check_something_to_do(run->plan);
 	if (ret)
 		return ret;
-	if (run->plan->net_target) {
-		fprintf(stderr, "ktrace record: -N %s: sending to a listener is not implemented yet; "
-			"record with -o and copy the file\n", run->plan->net_target);
-		return -ENOSYS;
-	}
-	ret = open_output(run);
+	ret = check_net(run->plan);
+	if (!ret)
+		ret = open_output(run);
 	if (!ret)
 		ret = rec_signals_block(&run->sig_fd, &run->old_mask);
 	if (!ret)
 		ret = plan_apply(run->plan, &run->undo);
 	if (!ret)
 		ret = setup_session(run);
+	if (!ret && run->plan->net_target)
+		ret = record_net_start(&run->session, run->plan->net_target, run->plan->net_udp,
+				       &run->net, &run->err);
 	if (!ret) {
 		started = true;
 		ret = start_and_run(run);
@@ -349,6 +406,8 @@ static int record_run(struct record_run *run)
 		ret = ret ? ret : r;
 	}
 	rec_session_close(&run->session);
+	net_send_free(run->net);
+	run->net = NULL;
 	finish_undo(run);
 	record_child_cleanup(&run->child);
 	rec_signals_unblock(&run->sig_fd, &run->old_mask);

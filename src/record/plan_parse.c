@@ -18,6 +18,7 @@ enum {
 	OPT_FILE_VERSION,
 	OPT_CMDLINES_SIZE,
 	OPT_DATE,
+	OPT_UDP,
 };
 
 static const struct kt_option plan_options[] = {
@@ -53,6 +54,8 @@ static const struct kt_option plan_options[] = {
 	{ OPT_CMDLINES_SIZE, "cmdlines-size", KT_ARG_REQUIRED, "N", "saved_cmdlines entries" },
 	{ OPT_DATE, "date", KT_ARG_NONE, NULL, "record the wall-clock offset" },
 	{ 'N', NULL, KT_ARG_REQUIRED, "HOST:PORT", "send the trace to 'ktrace listen'" },
+	{ 't', NULL, KT_ARG_NONE, NULL, "with -N: data over TCP (the default)" },
+	{ OPT_UDP, "udp", KT_ARG_NONE, NULL, "with -N: data over UDP, as trace-cmd without -t" },
 	{ 0 },
 };
 
@@ -394,7 +397,13 @@ static int parse_plan_opt(struct plan_parser *ps, int id, const char *arg)
 		}
 		return plan_parse_int(plan, "-s", arg, 0, 1 << 30, &plan->sleep_us);
 	case 't':
-		plan->top_too = true;
+		if (is_extract(plan))
+			plan->top_too = true;
+		else
+			plan->net_tcp = true;
+		return 0;
+	case OPT_UDP:
+		plan->net_udp = true;
 		return 0;
 	case 'i':
 		plan->ignore_missing = true;
@@ -456,6 +465,10 @@ static int check_plan(struct plan *plan)
 		return plan_err_flag(plan, "-c", "", "needs -F or -P");
 	if (plan->filter_command && !plan->command)
 		return plan_err_flag(plan, "-F", "", "needs a COMMAND to trace");
+	if (plan->net_tcp && plan->net_udp)
+		return plan_err_flag(plan, "--udp", "", "cannot be combined with -t");
+	if ((plan->net_tcp || plan->net_udp) && !plan->net_target)
+		return plan_err_flag(plan, plan->net_udp ? "--udp" : "-t", "", "needs -N HOST:PORT");
 	if (!plan->output && !plan->net_target &&
 	    (!strcmp(plan->cmd, "record") || is_extract(plan))) {
 		plan->output = strdup("trace.dat");

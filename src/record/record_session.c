@@ -140,7 +140,15 @@ static int start_cpu(struct rec_session *s, struct rec_buffer *b, struct rec_cpu
 	};
 	int ret;
 
-	c->fd = open_temp(s->out_dir);
+	if (s->sink_fds) {
+		c->fd = s->sink_fds[c->cpu];
+		s->sink_fds[c->cpu] = -1;
+		/* The listener compresses as the file's header says; pages travel raw. */
+		cfg.compression = KT_COMP_NONE;
+		cfg.datagram = s->datagram;
+	} else {
+		c->fd = open_temp(s->out_dir);
+	}
 	if (c->fd < 0) {
 		strbuf_addf(err, "cannot create a temp file in %s: %s", s->out_dir,
 			    strerror(-c->fd));
@@ -257,6 +265,18 @@ static int add_stats_options(struct rec_session *s, struct dat_writer *w)
 	return ret;
 }
 
+/* Everything before the CPU statistics and the data. */
+static int write_meta(struct rec_session *s, struct dat_writer *w, struct strbuf *err)
+{
+	int ret = meta_write_sections(w, s->bufs[0].dir, &s->events, err);
+
+	if (!ret && s->date)
+		ret = dat_writer_add_option(w, DAT_OPT_DATE, s->date, (uint32_t)strlen(s->date) + 1);
+	if (!ret)
+		ret = meta_add_options(w, s->bufs[0].dir, s->nr_cpus);
+	return ret;
+}
+
 static int write_all(struct rec_session *s, struct dat_writer *w, struct strbuf *err)
 {
 	struct dat_buffer_source *src = calloc((size_t)s->nr_bufs + 1, sizeof(*src));
@@ -265,11 +285,7 @@ static int write_all(struct rec_session *s, struct dat_writer *w, struct strbuf 
 	int ret = src && cpus ? 0 : -ENOMEM;
 
 	if (!ret)
-		ret = meta_write_sections(w, s->bufs[0].dir, &s->events, err);
-	if (!ret && s->date)
-		ret = dat_writer_add_option(w, DAT_OPT_DATE, s->date, (uint32_t)strlen(s->date) + 1);
-	if (!ret)
-		ret = meta_add_options(w, s->bufs[0].dir, s->nr_cpus);
+		ret = write_meta(s, w, err);
 	if (!ret)
 		ret = add_stats_options(s, w);
 	if (!ret)
@@ -283,7 +299,7 @@ static int write_all(struct rec_session *s, struct dat_writer *w, struct strbuf 
 	return ret;
 }
 
-int rec_session_write(struct rec_session *s, int out_fd, struct strbuf *err)
+static int write_file(struct rec_session *s, int out_fd, bool meta_only, struct strbuf *err)
 {
 	struct dat_writer_config cfg = {
 		.version = s->version,
@@ -296,12 +312,27 @@ int rec_session_write(struct rec_session *s, int out_fd, struct strbuf *err)
 	if (!s->nr_bufs)
 		return -EINVAL;
 	ret = dat_writer_open(out_fd, &cfg, &w, err);
-	if (!ret)
+	if (!ret && meta_only) {
+		ret = write_meta(s, w, err);
+		if (!ret)
+			ret = dat_writer_metadata_end(w, err);
+	} else if (!ret) {
 		ret = write_all(s, w, err);
+	}
 	if (ret && !err->len)
 		strbuf_addf(err, "%s", strerror(-ret));
 	dat_writer_free(w);
 	return ret;
+}
+
+int rec_session_write(struct rec_session *s, int out_fd, struct strbuf *err)
+{
+	return write_file(s, out_fd, false, err);
+}
+
+int rec_session_write_meta(struct rec_session *s, int out_fd, struct strbuf *err)
+{
+	return write_file(s, out_fd, true, err);
 }
 
 void rec_session_close(struct rec_session *s)

@@ -153,9 +153,40 @@ static int add_to_chunk(struct recorder *r, const char *data, size_t len)
 	return ret;
 }
 
+/*
+ * UDP: the listener takes each datagram for one page, so every page leaves in one write of its
+ * own. The pipe holds whole pages only (splice moves whole pages out of trace_pipe_raw).
+ */
+static int send_datagrams(struct recorder *r, size_t len)
+{
+	size_t ps = r->cfg.page_size, have;
+	ssize_t n;
+	int ret;
+
+	for (; len >= ps; len -= ps) {
+		for (have = 0; have < ps; have += (size_t)n) {
+			n = read(r->pipe_rd, r->chunk + have, ps - have);
+			if (n < 0 && errno == EINTR) {
+				n = 0;
+				continue;
+			}
+			if (n <= 0)
+				return n < 0 ? -errno : -EIO;
+		}
+		ret = write_full(r->fds[r->cur], r->chunk, ps);
+		if (!ret)
+			ret = account(r, ps);
+		if (ret)
+			return ret;
+	}
+	return len ? -EIO : 0;
+}
+
 /* Moves `len` bytes that sit in the pipe to the temp file, compressing when asked to. */
 static int empty_pipe(struct recorder *r, size_t len)
 {
+	if (r->cfg.datagram)
+		return send_datagrams(r, len);
 	while (len) {
 		ssize_t n;
 
@@ -327,6 +358,10 @@ static int alloc_codec(struct recorder *r)
 {
 	int ret;
 
+	if (r->cfg.datagram) {
+		r->chunk = malloc(r->cfg.page_size);
+		return r->chunk ? 0 : -ENOMEM;
+	}
 	if (r->cfg.compression == KT_COMP_NONE)
 		return 0;
 	ret = kt_codec_new(r->cfg.compression, &r->codec);

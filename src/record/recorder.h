@@ -16,6 +16,7 @@
  * lost): all of ktrace took 0.14 s of CPU uncompressed and 0.20 s with zstd (3 MiB file),
  * metadata included; processes could only add fork and IPC cost to that.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -31,6 +32,7 @@ struct recorder_config {
 	uint64_t max_bytes;	/* -m: keep about this much of the newest data, 0 = all */
 	int spare_fd;		/* -m: the second temp file, -1 without -m */
 	int wait_ms;		/* longest sleep between two drains */
+	bool datagram;		/* out_fd is a UDP socket: one write per page (record -N --udp) */
 };
 
 struct recorder_stats {

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* record -N: the client side of trace-cmd's protocol 3 (net_send.h). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "ktrace/net.h"
+#include "net_send.h"
+
+/* A listener that accepts but never answers must not hang record before it starts. */
+#define HANDSHAKE_TIMEOUT_S	10
+/* A listener that stops reading: the recorders give up rather than block for ever. */
+#define SEND_TIMEOUT_S		30
+
+struct net_send {
+	const char *target;
+	int ctl;
+	int *data;
+	uint32_t cpus;
+};
+
+static int fail(const struct net_send *ns, struct strbuf *err, int ret, const char *what)
+{
+	strbuf_addf(err, "-N %s: %s: %s", ns->target, what, strerror(-ret));
+	return ret;
+}
+
+static void set_timeout(int fd, int opt, int seconds)
+{
+	struct timeval tv = { .tv_sec = seconds };
+
+	setsockopt(fd, SOL_SOCKET, opt, &tv, sizeof(tv));
+}
+
+/* "host:port" or "[v6addr]:port"; trace-cmd takes the part after the last colon as the port. */
+static int split_target(const char *target, char **host, char **port)
+{
+	const char *colon = strrchr(target, ':');
+	size_t len = (size_t)(colon - target);
+
+	if (target[0] == '[' && len > 2 && target[len - 1] == ']')
+		*host = strndup(target + 1, len - 2);
+	else
+		*host = strndup(target, len);
+	*port = strdup(colon + 1);
+	return *host && *port ? 0 : -ENOMEM;
+}
+
+static int connect_ctl(struct net_send *ns, struct strbuf *err)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
+	struct addrinfo *res = NULL, *ai;
+	char *host = NULL, *port = NULL;
+	int ret = split_target(ns->target, &host, &port);
+
+	if (!ret && (ret = getaddrinfo(host, port, &hints, &res))) {
+		strbuf_addf(err, "-N %s: %s", ns->target, gai_strerror(ret));
+		ret = -EHOSTUNREACH;
+	}
+	for (ai = res; !ret && ai; ai = ai->ai_next) {
+		ns->ctl = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (ns->ctl >= 0 && !connect(ns->ctl, ai->ai_addr, ai->ai_addrlen))
+			break;
+		ret = ai->ai_next ? 0 : -errno;
+		if (ns->ctl >= 0)
+			close(ns->ctl);
+		ns->ctl = -1;
+	}
+	if (ret && !err->len)
+		fail(ns, err, ret, "cannot connect");
+	if (res)
+		freeaddrinfo(res);
+	free(host);
+	free(port);
+	return ret;
+}
+
+static int send_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Exactly len bytes; -ECONNRESET when the listener closes first, -ETIMEDOUT when it is silent. */
+static int recv_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = recv(fd, p, len, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return -ETIMEDOUT;
+		if (n <= 0)
+			return n < 0 ? -errno : -ECONNRESET;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Checks that the listener said exactly `want`; a different answer is a refusal. */
+static int expect(struct net_send *ns, const char *want, size_t len, const char *step,
+		  struct strbuf *err)
+{
+	char got[16] = "";
+	int ret = recv_all(ns->ctl, got, len);
+
+	if (ret)
+		return fail(ns, err, ret, step);
+	if (memcmp(got, want, len)) {
+		strbuf_addf(err, "-N %s: %s: the listener refused the handshake "
+			    "(is it 'ktrace listen' or 'trace-cmd listen'?)", ns->target, step);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+static int handshake(struct net_send *ns, struct strbuf *err)
+{
+	int ret;
+
+	set_timeout(ns->ctl, SO_RCVTIMEO, HANDSHAKE_TIMEOUT_S);
+	ret = expect(ns, NET_GREETING, NET_GREETING_LEN, "waiting for the greeting", err);
+	if (!ret && (ret = send_all(ns->ctl, NET_V3_REQUEST, sizeof(NET_V3_REQUEST))))
+		return fail(ns, err, ret, "asking for protocol 3");
+	/* A listener that knows only protocol 1 answers with port numbers instead. */
+	if (!ret)
+		ret = expect(ns, "V3", 3, "asking for protocol 3", err);
+	if (!ret && (ret = send_all(ns->ctl, NET_V3_MAGIC, NET_V3_MAGIC_LEN)))
+		return fail(ns, err, ret, "sending the protocol magic");
+	if (!ret)
+		ret = expect(ns, "OK", 2, "sending the protocol magic", err);
+	return ret;
+}
+
+static int recv_msg(struct net_send *ns, char *buf, struct net_msg *msg)
+{
+	uint32_t size;
+	int ret = recv_all(ns->ctl, buf, NET_MSG_HDR_LEN);
+
+	if (ret)
+		return ret;
+	memcpy(&size, buf, sizeof(size));
+	size = ntohl(size);
+	if (size < NET_MSG_HDR_LEN || size > NET_MSG_MAX_LEN)
+		return -EMSGSIZE;
+	ret = recv_all(ns->ctl, buf + NET_MSG_HDR_LEN, size - NET_MSG_HDR_LEN);
+	if (!ret)
+		ret = net_msg_parse(buf, size, msg);
+	return ret < 0 ? ret : 0;
+}
+
+static int exchange_init(struct net_send *ns, bool udp, uint32_t page_size, unsigned int *ports,
+			 struct strbuf *err)
+{
+	struct strbuf out = STRBUF_INIT;
+	char *buf = malloc(NET_MSG_MAX_LEN);
+	struct net_msg msg;
+	int ret = buf ? net_encode_tinit(&out, ns->cpus, page_size, !udp) : -ENOMEM;
+
+	if (!ret && (ret = send_all(ns->ctl, out.buf, out.len)))
+		fail(ns, err, ret, "sending TINIT");
+	if (!ret && (ret = recv_msg(ns, buf, &msg)))
+		fail(ns, err, ret, "waiting for RINIT");
+	if (!ret && msg.cmd != NET_RINIT) {
+		strbuf_addf(err, "-N %s: the listener answered TINIT with %s, not RINIT",
+			    ns->target, net_cmd_name(msg.cmd));
+		ret = -EPROTO;
+	}
+	if (!ret && (ret = net_rinit_ports(&msg, ports, ns->cpus)))
+		strbuf_addf(err, "-N %s: the listener's RINIT does not give %u ports",
+			    ns->target, ns->cpus);
+	strbuf_release(&out);
+	free(buf);
+	return ret;
+}
+
+/* The data connections go to the address the control connection reached, on the given ports. */
+static int connect_data(struct net_send *ns, bool udp, const unsigned int *ports,
+			struct strbuf *err)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	uint32_t cpu;
+	char what[64];
+
+	if (getpeername(ns->ctl, (struct sockaddr *)&ss, &len))
+		return fail(ns, err, -errno, "reading the listener's address");
+	for (cpu = 0; cpu < ns->cpus; cpu++) {
+		int fd = socket(ss.ss_family, (udp ? SOCK_DGRAM : SOCK_STREAM) | SOCK_CLOEXEC, 0);
+
+		if (ss.ss_family == AF_INET6)
+			((struct sockaddr_in6 *)&ss)->sin6_port = htons((uint16_t)ports[cpu]);
+		else
+			((struct sockaddr_in *)&ss)->sin_port = htons((uint16_t)ports[cpu]);
+		ns->data[cpu] = fd;
+		if (fd < 0 || connect(fd, (struct sockaddr *)&ss, len)) {
+			snprintf(what, sizeof(what), "connecting CPU %u's data to port %u", cpu,
+				 ports[cpu]);
+			return fail(ns, err, -errno, what);
+		}
+		set_timeout(fd, SO_SNDTIMEO, SEND_TIMEOUT_S);
+	}
+	return 0;
+}
+
+static struct net_send *alloc_net_send(const char *target, uint32_t cpus)
+{
+	struct net_send *ns = calloc(1, sizeof(*ns));
+	uint32_t cpu;
+
+	if (!ns)
+		return NULL;
+	ns->data = malloc(sizeof(*ns->data) * cpus);
+	if (!ns->data) {
+		free(ns);
+		return NULL;
+	}
+	for (cpu = 0; cpu < cpus; cpu++)
+		ns->data[cpu] = -1;
+	ns->target = target;
+	ns->cpus = cpus;
+	ns->ctl = -1;
+	return ns;
+}
+
+int net_send_open(const char *target, bool udp, uint32_t cpus, uint32_t page_size,
+		  struct net_send **out, struct strbuf *err)
+{
+	struct net_send *ns = alloc_net_send(target, cpus);
+	unsigned int *ports = calloc(cpus, sizeof(*ports));
+	int ret = ns && ports ? 0 : -ENOMEM;
+
+	if (!ret)
+		ret = connect_ctl(ns, err);
+	if (!ret)
+		ret = handshake(ns, err);
+	if (!ret)
+		ret = exchange_init(ns, udp, page_size, ports, err);
+	if (!ret)
+		ret = connect_data(ns, udp, ports, err);
+	free(ports);
+	if (ret) {
+		net_send_free(ns);
+		return ret;
+	}
+	*out = ns;
+	return 0;
+}
+
+int net_send_metadata(struct net_send *ns, int fd, struct strbuf *err)
+{
+	const size_t chunk = NET_MSG_MAX_LEN - NET_MSG_HDR_LEN;
+	struct strbuf out = STRBUF_INIT;
+	char *buf = malloc(chunk);
+	off_t off = 0;
+	ssize_t n = 1;
+	int ret = buf ? 0 : -ENOMEM;
+
+	while (!ret && n > 0) {
+		n = pread(fd, buf, chunk, off);
+		if (n < 0)
+			ret = -errno;
+		strbuf_reset(&out);
+		if (n > 0 && !(ret = net_encode_data(&out, buf, (size_t)n)))
+			ret = send_all(ns->ctl, out.buf, out.len);
+		off += n > 0 ? n : 0;
+	}
+	strbuf_reset(&out);
+	if (!ret && !(ret = net_encode_simple(&out, NET_FIN_DATA)))
+		ret = send_all(ns->ctl, out.buf, out.len);
+	if (ret)
+		fail(ns, err, ret, "sending the metadata");
+	strbuf_release(&out);
+	free(buf);
+	return ret;
+}
+
+int *net_send_data_fds(struct net_send *ns)
+{
+	return ns->data;
+}
+
+int net_send_ctl_fd(const struct net_send *ns)
+{
+	return ns->ctl;
+}
+
+int net_send_close(struct net_send *ns, struct strbuf *err)
+{
+	struct strbuf out = STRBUF_INIT;
+	int ret = net_encode_simple(&out, NET_CLOSE);
+
+	if (!ret)
+		ret = send_all(ns->ctl, out.buf, out.len);
+	if (ret)
+		fail(ns, err, ret, "sending CLOSE");
+	strbuf_release(&out);
+	return ret;
+}
+
+void net_send_free(struct net_send *ns)
+{
+	uint32_t cpu;
+
+	if (!ns)
+		return;
+	for (cpu = 0; ns->data && cpu < ns->cpus; cpu++)
+		if (ns->data[cpu] >= 0)
+			close(ns->data[cpu]);
+	if (ns->ctl >= 0)
+		close(ns->ctl);
+	free(ns->data);
+	free(ns);
+}

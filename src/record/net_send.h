@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTRACE_RECORD_NET_SEND_H
+#define KTRACE_RECORD_NET_SEND_H
+
+/*
+ * The client side of trace-cmd's protocol 3, as `trace-cmd record -N` speaks it, for
+ * `ktrace record -N HOST:PORT`:
+ *   control connection: greeting, "-1V3", magic, TINIT -> RINIT (one port per CPU)
+ *   one data connection per CPU to those ports (TCP, or UDP with one page per datagram)
+ *   SEND_DATA* holding the file up to its CPU data, FIN_DATA
+ *   ... the recorders write pages to the data connections ...
+ *   data connections closed, then CLOSE.
+ * Messages are encoded by src/net (the listener's own codec). Errors come back as negative errno
+ * with one line in err that names HOST:PORT.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ktrace/strbuf.h"
+
+struct net_send;
+
+/* Connects, agrees on protocol 3 and opens the per-CPU data connections. */
+int net_send_open(const char *target, bool udp, uint32_t cpus, uint32_t page_size,
+		  struct net_send **out, struct strbuf *err);
+/* Sends the first size bytes of fd (from offset 0) as SEND_DATA messages, then FIN_DATA. */
+int net_send_metadata(struct net_send *ns, int fd, struct strbuf *err);
+/*
+ * The data connections, one per CPU. Whoever takes one (the recorders) sets its slot to -1 and
+ * closes it when done; net_send_free closes the others.
+ */
+int *net_send_data_fds(struct net_send *ns);
+/* The control connection, for noticing that the listener went away (readable or hung up). */
+int net_send_ctl_fd(const struct net_send *ns);
+/* Sends CLOSE; call once every data connection is closed. */
+int net_send_close(struct net_send *ns, struct strbuf *err);
+void net_send_free(struct net_send *ns);
+
+#endif
