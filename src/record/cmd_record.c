@@ -385,6 +385,9 @@ static int record_run(struct record_run *run)
 	if (ret)
 		return ret;
 	ret = check_net(run->plan);
+	if (!ret && run->plan->net_target)
+		ret = record_net_connect(run->plan->net_target, run->plan->net_udp, &run->net,
+					 &run->err);
 	if (!ret)
 		ret = open_output(run);
 	if (!ret)
@@ -393,9 +396,8 @@ static int record_run(struct record_run *run)
 		ret = plan_apply(run->plan, &run->undo);
 	if (!ret)
 		ret = setup_session(run);
-	if (!ret && run->plan->net_target)
-		ret = record_net_start(&run->session, run->plan->net_target, run->plan->net_udp,
-				       &run->net, &run->err);
+	if (!ret && run->net)
+		ret = record_net_start(&run->session, run->net, run->plan->net_udp, &run->err);
 	if (!ret) {
 		started = true;
 		ret = start_and_run(run);

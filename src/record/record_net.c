@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <tracefs.h>
 #include <unistd.h>
 
 #include "record_net.h"
@@ -24,16 +25,24 @@ static int send_metadata(struct rec_session *s, struct net_send *ns, struct strb
 	return ret;
 }
 
-int record_net_start(struct rec_session *s, const char *target, bool udp, struct net_send **ns,
-		     struct strbuf *err)
+int record_net_connect(const char *target, bool udp, struct net_send **ns, struct strbuf *err)
 {
-	int ret = net_send_open(target, udp, (uint32_t)s->nr_cpus, s->bufs[0].page_size, ns, err);
+	const char *top = tracefs_tracing_dir();
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 
-	if (!ret)
-		ret = send_metadata(s, *ns, err);
+	if (!top || cpus < 1)
+		return -ENODEV;
+	/* The same CPU count and page size as the session's, which exists only later. */
+	return net_send_open(target, udp, (uint32_t)cpus, meta_subbuf_size(top), ns, err);
+}
+
+int record_net_start(struct rec_session *s, struct net_send *ns, bool udp, struct strbuf *err)
+{
+	int ret = send_metadata(s, ns, err);
+
 	if (ret)
 		return ret;
-	s->sink_fds = net_send_data_fds(*ns);
+	s->sink_fds = net_send_data_fds(ns);
 	s->datagram = udp;
 	return 0;
 }

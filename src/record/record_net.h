@@ -13,9 +13,13 @@
 #include "net_send.h"
 #include "record_session.h"
 
-/* Connects, sends the metadata and hands the data connections to the session's recorders. */
-int record_net_start(struct rec_session *s, const char *target, bool udp, struct net_send **ns,
-		     struct strbuf *err);
+/*
+ * Connects and opens the data connections for the top instance's CPUs, before tracefs is
+ * changed: a refused connection leaves it untouched.
+ */
+int record_net_connect(const char *target, bool udp, struct net_send **ns, struct strbuf *err);
+/* Once tracefs is set up: sends the metadata and hands the data connections to the recorders. */
+int record_net_start(struct rec_session *s, struct net_send *ns, bool udp, struct strbuf *err);
 /* After the recorders finished: closes the data connections, then sends CLOSE. */
 int record_net_finish(struct rec_session *s, struct net_send *ns, struct strbuf *err);
 /*

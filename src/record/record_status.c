@@ -151,7 +151,7 @@ void rec_status_summary(const struct rec_status *st, const struct rec_session *s
 			const struct rec_hints *hints, const char *output)
 {
 	uint64_t total_events = 0, total_raw = 0;
-	char b1[32], b2[32];
+	char b1[32], b2[32], size[48];
 	struct stat sbuf;
 	int i, cpu;
 
@@ -178,11 +178,15 @@ void rec_status_summary(const struct rec_status *st, const struct rec_session *s
 				lost_advice(b, c, ev, lost, st->seconds);
 		}
 	}
-	if (!st->quiet && !stat(output, &sbuf))
-		fprintf(stderr, "%llu events, %s of ring buffer in %.2f s -> %s (%s); "
+	/* record -N: output is HOST:PORT, and no file here has a size. */
+	size[0] = '\0';
+	if (!stat(output, &sbuf))
+		snprintf(size, sizeof(size), " (%s)", human((double)sbuf.st_size, b2, sizeof(b2)));
+	if (!st->quiet)
+		fprintf(stderr, "%llu events, %s of ring buffer in %.2f s -> %s%s; "
 			"ktrace used %.2f s of CPU\n",
 			(unsigned long long)total_events, human((double)total_raw, b1, sizeof(b1)),
-			st->seconds, output, human((double)sbuf.st_size, b2, sizeof(b2)), self_cpu());
+			st->seconds, output, size, self_cpu());
 	if (!total_events)
 		nothing_recorded(hints);
 }

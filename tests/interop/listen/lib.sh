@@ -4,10 +4,12 @@
 KTRACE=$(readlink -f "$KTRACE")
 WORK=$(mktemp -d /tmp/ktrace-listen-test.XXXXXX)
 LISTEN_PID=
+TC_PID=
 FAILS=0
 
 cleanup() {
 	[ -n "$LISTEN_PID" ] && kill "$LISTEN_PID" 2>/dev/null && wait "$LISTEN_PID" 2>/dev/null
+	stop_tc
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -27,6 +29,48 @@ start_listener() {
 		sleep 0.05
 	done
 	echo "FAIL: the listener did not start"; cat "$LOG"; exit 1
+}
+
+# start_tc_listener DIR: trace-cmd 3.1.6's `trace-cmd listen` writing into DIR; sets TC_PORT.
+# It has no "any free port": try a few random ones.
+start_tc_listener() {
+	mkdir -p "$1"
+	for _ in 1 2 3 4 5; do
+		TC_PORT=$(shuf -i 20000-60000 -n 1)
+		(cd "$1" && exec trace-cmd listen -p "$TC_PORT") > "$WORK/tc.log" 2>&1 &
+		TC_PID=$!
+		sleep 0.3
+		kill -0 "$TC_PID" 2>/dev/null && return 0
+		TC_PID=
+	done
+	echo "FAIL: trace-cmd listen did not start"; exit 1
+}
+
+stop_tc() {
+	[ -n "$TC_PID" ] && kill -INT "$TC_PID" 2>/dev/null && wait "$TC_PID" 2>/dev/null
+	TC_PID=
+}
+
+# wait_tc_file DIR: prints the file trace-cmd listen wrote into DIR once it is complete
+# (it finishes a session about two seconds after the client ends); empty after 10 s.
+wait_tc_file() {
+	local tc=
+	for _ in $(seq 100); do
+		tc=$(ls "$1"/*.dat 2>/dev/null)
+		[ -n "$tc" ] && ! ls "$1"/*.cpu* >/dev/null 2>&1 && break
+		tc=
+		sleep 0.1
+	done
+	sleep 0.2
+	echo "$tc"
+}
+
+# summary FILE: `trace-cmd dump --summary` without what differs between any two recordings
+# (sizes, the CPU statistics options a local recording adds, the file name).
+summary() {
+	trace-cmd dump --summary -i "$1" 2>&1 | sed -e 1,2d \
+		-e 's/[0-9]* bytes flyrecord data/N bytes flyrecord data/' \
+		-e '/options\]$/d' -e '/Saved command lines/d'
 }
 
 stop_listener() {

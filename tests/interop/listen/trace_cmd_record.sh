@@ -15,14 +15,6 @@ tc_host() {
 	LD_PRELOAD=$SHIM TCSHIM_SELF=$SHIM trace-cmd "$@"
 }
 
-# The summary without what differs between any two recordings (sizes, the CPU statistics
-# options a local recording adds, the file name).
-summary() {
-	trace-cmd dump --summary -i "$1" 2>&1 | sed -e 1,2d \
-		-e 's/[0-9]* bytes flyrecord data/N bytes flyrecord data/' \
-		-e '/options\]$/d' -e '/Saved command lines/d'
-}
-
 tracefs_state() {
 	local t=/sys/kernel/tracing
 	cat $t/tracing_on $t/current_tracer $t/set_event $t/buffer_size_kb $t/trace_clock

@@ -10,24 +10,7 @@ REPLAY=$2
 CORPUS=$3
 . "$(dirname "$0")/lib.sh"
 
-TC_PID=
-stop_tc() {
-	[ -n "$TC_PID" ] && kill -INT "$TC_PID" 2>/dev/null && wait "$TC_PID" 2>/dev/null
-	TC_PID=
-}
-trap 'stop_tc; cleanup' EXIT
-
-# trace-cmd listen has no "any free port": try a few random ones.
-mkdir -p "$WORK/tc"
-for _ in 1 2 3 4 5; do
-	TC_PORT=$(shuf -i 20000-60000 -n 1)
-	(cd "$WORK/tc" && exec trace-cmd listen -p "$TC_PORT") > "$WORK/tc.log" 2>&1 &
-	TC_PID=$!
-	sleep 0.3
-	kill -0 "$TC_PID" 2>/dev/null && break
-	TC_PID=
-done
-[ -n "$TC_PID" ] || { echo "FAIL: trace-cmd listen did not start"; exit 1; }
+start_tc_listener "$WORK/tc"
 
 D=$WORK/kt
 start_listener "$D"
@@ -52,13 +35,7 @@ for name in sched_v6 sched block; do
 		"$REPLAY" $flags 127.0.0.1 "$PORT" "$CORPUS/$name.dat" || fail "$what: to ktrace"
 		wait_log ': wrote ' $((n + 1))
 		kt=$D/$(tail -1 "$LOG" | sed -n 's/.*: wrote \([^ ]*\) .*/\1/p')
-		# trace-cmd listen finishes a session about two seconds after it ends
-		for _ in $(seq 100); do
-			tc=$(ls "$WORK"/tc/*.dat 2>/dev/null)
-			[ -n "$tc" ] && ! ls "$WORK"/tc/*.cpu* >/dev/null 2>&1 && break
-			sleep 0.1
-		done
-		sleep 0.2
+		tc=$(wait_tc_file "$WORK/tc")
 		if diff <(layout "$tc") <(layout "$kt") > "$WORK/diff"; then
 			pass "$what: the same layout as trace-cmd listen's file"
 		else

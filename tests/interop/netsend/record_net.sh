@@ -1,0 +1,139 @@
+#!/bin/bash
+# ktrace record -N: a recording streamed to `ktrace listen` (file versions 7 and 6, TCP by
+# default, -t, --udp) and to trace-cmd 3.1.6's `trace-cmd listen` must report with both tools and
+# describe itself as a local recording of the same kind does. A listener killed mid-record must
+# end the recording with an error saying what was delivered and tracefs as it was; a refused
+# connection or handshake must fail clearly without touching tracefs.
+# Touches tracefs: run under flock /tmp/ktrace-tracefs.lock (meson does).
+#   record_net.sh KTRACE TRACEFS_SNAPSHOT_SH
+set -u
+KTRACE=$1
+SNAPSHOT=$(readlink -f "$2")
+. "$(dirname "$0")/../listen/lib.sh"
+
+T=/sys/kernel/tracing
+[ -e $T/trace ] || mount -t tracefs nodev $T
+
+# Every setting record may change, the events' enable files included.
+tracefs_state() {
+	sh "$SNAPSHOT"
+	grep -H . $T/events/enable $T/events/*/enable
+}
+
+# check_file FILE WHAT: both tools report it the same way, with events of the command.
+check_file() {
+	local f=$1 what=$2
+	tc_report "$f" > "$WORK/report.txt" 2>&1 || { fail "$what: trace-cmd report failed"; return; }
+	head -1 "$WORK/report.txt" | grep -qx "cpus=$(nproc)" || fail "$what: report header"
+	local sched sleeps
+	sched=$(grep -c ' sched_[a-z_]*: ' "$WORK/report.txt")
+	sleeps=$(grep -c 'sleep' "$WORK/report.txt")
+	[ "$sched" -gt 0 ] && [ "$sleeps" -gt 0 ] &&
+		pass "$what: $sched sched events, $sleeps about the command" ||
+		fail "$what: $sched sched events, $sleeps about the command"
+	kt_report_is "$f" "$WORK/report.txt" "$what"
+}
+
+# same_summary LOCAL RECEIVED WHAT
+same_summary() {
+	if diff <(summary "$1") <(summary "$2") > "$WORK/diff"; then
+		pass "$3: dump --summary as a local recording"
+	else
+		fail "$3: dump --summary differs from a local recording"; cat "$WORK/diff"
+	fi
+}
+
+BEFORE=$(tracefs_state)
+D=$WORK/kt
+start_listener "$D"
+
+# 1. loopback to ktrace listen
+for version in 7 6; do
+	"$KTRACE" record -q -o "$WORK/local$version.dat" --file-version $version -e sched \
+		-- sleep 0.2 || fail "local v$version recording failed"
+	for flags in "" "-t" "--udp"; do
+		[ "$flags" = --udp ] && [ $version = 6 ] && continue
+		what="v$version ${flags:-default}"
+		n=$(grep -c ': wrote \|: dropped' "$LOG")
+		"$KTRACE" record -N 127.0.0.1:$PORT --file-version $version $flags -e sched \
+			-- sleep 1 > "$WORK/rec.log" 2>&1 ||
+			{ fail "$what: record -N failed"; cat "$WORK/rec.log"; continue; }
+		wait_log ': wrote \|: dropped' $((n + 1)) || continue
+		got=$(tail -1 "$LOG" | sed -n 's/.*: wrote \([^ ]*\.dat\) .*/\1/p')
+		[ -n "$got" ] || { fail "$what: $(tail -1 "$LOG")"; continue; }
+		want=TCP
+		[ "$flags" = --udp ] && want=UDP
+		grep ': protocol 3, ' "$LOG" | tail -1 | grep -q ", $want data\$" ||
+			fail "$what: the listener did not get $want data"
+		check_file "$D/$got" "$what"
+		same_summary "$WORK/local$version.dat" "$D/$got" "$what"
+		rm -f "$D/$got"
+	done
+done
+[ "$(tracefs_state)" = "$BEFORE" ] && pass "tracefs left as found" || fail "tracefs changed"
+
+# 2. to trace-cmd listen
+start_tc_listener "$WORK/tc"
+for version in 7 6; do
+	what="trace-cmd listen v$version"
+	rm -f "$WORK"/tc/*.dat
+	"$KTRACE" record -N 127.0.0.1:$TC_PORT --file-version $version -e sched -- sleep 1 \
+		> "$WORK/rec.log" 2>&1 || { fail "$what: record -N failed"; cat "$WORK/rec.log"; }
+	tc=$(wait_tc_file "$WORK/tc")
+	[ -n "$tc" ] || { fail "$what: no file"; cat "$WORK/tc.log"; continue; }
+	check_file "$tc" "$what"
+	same_summary "$WORK/local$version.dat" "$tc" "$what"
+done
+stop_tc
+
+# 3. the listener killed while recording
+n=$(grep -c ': connected' "$LOG")
+start=$(date +%s)
+"$KTRACE" record -q -N 127.0.0.1:$PORT -e sched -- sleep 30 > "$WORK/rec.log" 2>&1 &
+REC=$!
+wait_log ': connected' $((n + 1))
+sleep 1.5
+kill -9 "$LISTEN_PID"
+wait "$LISTEN_PID" 2>/dev/null
+LISTEN_PID=
+wait "$REC"
+rc=$?
+took=$(($(date +%s) - start))
+[ $rc != 0 ] && pass "killed listener: record exits $rc" || fail "killed listener: record exits 0"
+[ $took -lt 20 ] && pass "killed listener: record stopped after ${took}s" ||
+	fail "killed listener: record ran ${took}s"
+grep -q "^ktrace record: -N 127.0.0.1:$PORT: the listener went away" "$WORK/rec.log" &&
+	grep -q '^  CPU0: [0-9]* bytes ([0-9]* pages)$' "$WORK/rec.log" &&
+	pass "killed listener: delivered bytes reported" ||
+	{ fail "killed listener: no delivered-bytes message"; cat "$WORK/rec.log"; }
+[ "$(tracefs_state)" = "$BEFORE" ] && pass "killed listener: tracefs left as found" ||
+	{ fail "killed listener: tracefs changed"; diff <(echo "$BEFORE") <(tracefs_state); }
+[ "$(cat $T/set_event)" = "" ] && [ "$(cat $T/current_tracer)" = nop ] &&
+	pass "killed listener: no tracing left on" || fail "killed listener: tracing left on"
+
+# 4. connection refused (the port the killed listener had), handshake refused
+"$KTRACE" record -N 127.0.0.1:$PORT -e sched -- true > "$WORK/rec.log" 2>&1 &&
+	fail "refused: record exits 0"
+grep -qx "ktrace record: -N 127.0.0.1:$PORT: cannot connect: Connection refused" \
+	"$WORK/rec.log" && pass "refused: clear error" || { fail "refused:"; cat "$WORK/rec.log"; }
+python3 -c '
+import socket, sys
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+print(s.getsockname()[1], flush=True)
+c, _ = s.accept(); c.sendall(b"HTTP/1.0"); c.recv(100); c.close()
+' > "$WORK/fake.port" &
+FAKE=$!
+for _ in $(seq 50); do [ -s "$WORK/fake.port" ] && break; sleep 0.1; done
+"$KTRACE" record -N 127.0.0.1:$(cat "$WORK/fake.port") -e sched -- true > "$WORK/rec.log" 2>&1 &&
+	fail "not a listener: record exits 0"
+grep -q "^ktrace record: -N 127.0.0.1:[0-9]*: waiting for the greeting: the listener refused" \
+	"$WORK/rec.log" && pass "not a listener: clear error" ||
+	{ fail "not a listener:"; cat "$WORK/rec.log"; }
+wait $FAKE
+"$KTRACE" record -N 127.0.0.1:$PORT -B netsend_test -e sched -- true > "$WORK/rec.log" 2>&1 &&
+	fail "-B: record exits 0"
+grep -q "^ktrace record: -N 127.0.0.1:$PORT: -B netsend_test: only the top instance" \
+	"$WORK/rec.log" && pass "-B refused clearly" || { fail "-B:"; cat "$WORK/rec.log"; }
+[ "$(tracefs_state)" = "$BEFORE" ] && pass "refusals: tracefs left as found" ||
+	fail "refusals: tracefs changed"
+finish
