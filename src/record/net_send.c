@@ -10,6 +10,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "ktrace/fdio.h"
 #include "ktrace/net.h"
 #include "net_send.h"
 
@@ -81,23 +82,6 @@ static int connect_ctl(struct net_send *ns, struct strbuf *err)
 	return ret;
 }
 
-static int send_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Exactly len bytes; -ECONNRESET when the listener closes first, -ETIMEDOUT when it is silent. */
 static int recv_all(int fd, void *buf, size_t len)
 {
@@ -141,12 +125,12 @@ static int handshake(struct net_send *ns, struct strbuf *err)
 
 	set_timeout(ns->ctl, SO_RCVTIMEO, HANDSHAKE_TIMEOUT_S);
 	ret = expect(ns, NET_GREETING, NET_GREETING_LEN, "waiting for the greeting", err);
-	if (!ret && (ret = send_all(ns->ctl, NET_V3_REQUEST, sizeof(NET_V3_REQUEST))))
+	if (!ret && (ret = fd_write_all(ns->ctl, NET_V3_REQUEST, sizeof(NET_V3_REQUEST))))
 		return fail(ns, err, ret, "asking for protocol 3");
 	/* A listener that knows only protocol 1 answers with port numbers instead. */
 	if (!ret)
 		ret = expect(ns, "V3", 3, "asking for protocol 3", err);
-	if (!ret && (ret = send_all(ns->ctl, NET_V3_MAGIC, NET_V3_MAGIC_LEN)))
+	if (!ret && (ret = fd_write_all(ns->ctl, NET_V3_MAGIC, NET_V3_MAGIC_LEN)))
 		return fail(ns, err, ret, "sending the protocol magic");
 	if (!ret)
 		ret = expect(ns, "OK", 2, "sending the protocol magic", err);
@@ -178,7 +162,7 @@ static int exchange_init(struct net_send *ns, bool udp, uint32_t page_size, unsi
 	struct net_msg msg;
 	int ret = buf ? net_encode_tinit(&out, ns->cpus, page_size, !udp) : -ENOMEM;
 
-	if (!ret && (ret = send_all(ns->ctl, out.buf, out.len)))
+	if (!ret && (ret = fd_write_all(ns->ctl, out.buf, out.len)))
 		fail(ns, err, ret, "sending TINIT");
 	if (!ret && (ret = recv_msg(ns, buf, &msg)))
 		fail(ns, err, ret, "waiting for RINIT");
@@ -283,12 +267,12 @@ int net_send_metadata(struct net_send *ns, int fd, struct strbuf *err)
 			ret = -errno;
 		strbuf_reset(&out);
 		if (n > 0 && !(ret = net_encode_data(&out, buf, (size_t)n)))
-			ret = send_all(ns->ctl, out.buf, out.len);
+			ret = fd_write_all(ns->ctl, out.buf, out.len);
 		off += n > 0 ? n : 0;
 	}
 	strbuf_reset(&out);
 	if (!ret && !(ret = net_encode_simple(&out, NET_FIN_DATA)))
-		ret = send_all(ns->ctl, out.buf, out.len);
+		ret = fd_write_all(ns->ctl, out.buf, out.len);
 	if (ret)
 		fail(ns, err, ret, "sending the metadata");
 	strbuf_release(&out);
@@ -312,7 +296,7 @@ int net_send_close(struct net_send *ns, struct strbuf *err)
 	int ret = net_encode_simple(&out, NET_CLOSE);
 
 	if (!ret)
-		ret = send_all(ns->ctl, out.buf, out.len);
+		ret = fd_write_all(ns->ctl, out.buf, out.len);
 	if (ret)
 		fail(ns, err, ret, "sending CLOSE");
 	strbuf_release(&out);

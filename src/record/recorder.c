@@ -18,6 +18,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "ktrace/fdio.h"
 #include "recorder.h"
 
 #define PIPE_BYTES	(256U << 10)
@@ -51,23 +52,6 @@ struct recorder {
 	char *zbuf;		/* chunk header + compressed chunk */
 	size_t zcap;
 };
-
-static int write_full(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 /*
  * Counts bytes written to the current file; with -m, once it holds half the limit the other
@@ -127,7 +111,7 @@ static int flush_chunk(struct recorder *r)
 	hdr[0] = (uint32_t)clen;
 	hdr[1] = (uint32_t)r->chunk_len;
 	memcpy(r->zbuf, hdr, sizeof(hdr));
-	ret = write_full(r->fds[r->cur], r->zbuf, clen + 8);
+	ret = fd_write_all(r->fds[r->cur], r->zbuf, clen + 8);
 	if (ret)
 		return ret;
 	r->chunks[r->cur]++;
@@ -173,7 +157,7 @@ static int send_datagrams(struct recorder *r, size_t len)
 			if (n <= 0)
 				return n < 0 ? -errno : -EIO;
 		}
-		ret = write_full(r->fds[r->cur], r->chunk, ps);
+		ret = fd_write_all(r->fds[r->cur], r->chunk, ps);
 		if (!ret)
 			ret = account(r, ps);
 		if (ret)
@@ -271,7 +255,7 @@ static int take_partial_pages(struct recorder *r)
 		if (r->codec) {
 			ret = add_to_chunk(r, page, ps);
 		} else {
-			ret = write_full(r->fds[r->cur], page, ps);
+			ret = fd_write_all(r->fds[r->cur], page, ps);
 			if (!ret)
 				ret = account(r, ps);
 		}

@@ -3,6 +3,8 @@
  * The trace.dat writer, read back by ktrace's reader: for v6 and v7 with each compression, two
  * buffers (the top one with an empty CPU, an instance), the pages must come back byte for byte
  * and the layout facts (version, compression, buffer names, clocks, options) must match.
+ * The metadata-only end that record -N sends must pass the listener's scan and, completed by the
+ * listener's assembler, read back the same way.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -19,6 +22,7 @@
 #include "ktrace/dat.h"
 #include "ktrace/dat_format.h"
 #include "ktrace/dat_writer.h"
+#include "listen.h"
 
 #define PS 4096
 
@@ -82,12 +86,29 @@ static int source_file(enum kt_compression comp, int nr, int seed, struct dat_cp
 	return fd;
 }
 
-static void write_file(const char *path, int version, enum kt_compression comp)
+/* Everything before the CPU data: the six metadata parts and the options. */
+static void write_metadata(struct dat_writer *w)
 {
-	struct dat_writer_config cfg = { .version = version, .compression = comp, .page_size = PS };
 	struct dat_blob hp = { header_page, sizeof(header_page) - 1 };
 	struct dat_blob he = { header_event, sizeof(header_event) - 1 };
 	struct dat_blob empty = { "", 0 };
+	struct strbuf err = STRBUF_INIT;
+
+	assert_int_equal(dat_writer_headers(w, &hp, &he, &err), 0);
+	assert_int_equal(dat_writer_ftrace_formats(w, NULL, 0, &err), 0);
+	assert_int_equal(dat_writer_event_formats(w, NULL, 0, &err), 0);
+	assert_int_equal(dat_writer_kallsyms(w, &empty, &err), 0);
+	assert_int_equal(dat_writer_printk(w, &empty, &err), 0);
+	assert_int_equal(dat_writer_cmdlines(w, &empty, &err), 0);
+	assert_int_equal(dat_writer_add_option(w, DAT_OPT_UNAME, "Linux test", 11), 0);
+	assert_int_equal(dat_writer_add_option(w, DAT_OPT_TRACECLOCK, "[local] global\n", 16), 0);
+	assert_int_equal(dat_writer_cpu_count(w, 2), 0);
+	strbuf_release(&err);
+}
+
+static void write_file(const char *path, int version, enum kt_compression comp)
+{
+	struct dat_writer_config cfg = { .version = version, .compression = comp, .page_size = PS };
 	struct dat_cpu_source top[2], inst[1];
 	struct dat_buffer_source bufs[2] = {
 		{ .name = "", .clock = "local", .page_size = PS, .cpus = top, .nr_cpus = 2 },
@@ -105,15 +126,7 @@ static void write_file(const char *path, int version, enum kt_compression comp)
 	source_file(comp, 1, 100, &inst[0]);
 	inst[0].cpu = 0;
 	assert_int_equal(dat_writer_open(fd, &cfg, &w, &err), 0);
-	assert_int_equal(dat_writer_headers(w, &hp, &he, &err), 0);
-	assert_int_equal(dat_writer_ftrace_formats(w, NULL, 0, &err), 0);
-	assert_int_equal(dat_writer_event_formats(w, NULL, 0, &err), 0);
-	assert_int_equal(dat_writer_kallsyms(w, &empty, &err), 0);
-	assert_int_equal(dat_writer_printk(w, &empty, &err), 0);
-	assert_int_equal(dat_writer_cmdlines(w, &empty, &err), 0);
-	assert_int_equal(dat_writer_add_option(w, DAT_OPT_UNAME, "Linux test", 11), 0);
-	assert_int_equal(dat_writer_add_option(w, DAT_OPT_TRACECLOCK, "[local] global\n", 16), 0);
-	assert_int_equal(dat_writer_cpu_count(w, 2), 0);
+	write_metadata(w);
 	assert_int_equal(dat_writer_buffers(w, bufs, 2, &err), 0);
 	assert_int_equal(dat_writer_finish(w, &err), 0);
 	dat_writer_free(w);
@@ -188,28 +201,78 @@ static void round_trip(int version, enum kt_compression comp)
 	strbuf_release(&err);
 }
 
+/* record -N: metadata from the writer, CPU data appended by the listener's assembler. */
+static void listener_round_trip(int version, enum kt_compression comp)
+{
+	struct dat_writer_config cfg = { .version = version, .compression = comp, .page_size = PS };
+	struct strbuf err = STRBUF_INIT;
+	struct dat_cpu_source src[2];
+	struct cpu_blob cpus[2];
+	struct dat_writer *w;
+	struct dat_file *df;
+	struct dat_meta m;
+	char path[64];
+	int fd = memfd_create("test_dat_writer", 0), i, idx = -1;
+	uint64_t size;
+
+	assert_true(fd >= 0);
+	assert_int_equal(dat_writer_open(fd, &cfg, &w, &err), 0);
+	write_metadata(w);
+	assert_int_equal(dat_writer_metadata_end(w, &err), 0);
+	dat_writer_free(w);
+	size = (uint64_t)lseek(fd, 0, SEEK_END);
+	if (dat_meta_scan(fd, size, &m, &err))
+		fail_msg("v%d: the listener refuses the metadata: %s", version, strbuf_str(&err));
+	assert_int_equal(m.version, version);
+	assert_int_equal(m.cpus, 2);
+	assert_string_equal(m.clock, "local");
+	for (i = 0; i < 2; i++) {
+		memset(&cpus[i], 0, sizeof(cpus[i]));
+		cpus[i].fd = source_file(KT_COMP_NONE, i ? 1 : 3, i * 50, &src[i]);
+		cpus[i].size = src[i].size;
+	}
+	assert_true(dat_assemble(fd, size, &m, cpus, 2, &err) > 0);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if (dat_file_open(path, &df, &err))
+		fail_msg("v%d: %s", version, strbuf_str(&err));
+	assert_int_equal(dat_file_compression(df), version < 7 ? KT_COMP_NONE : comp);
+	assert_non_null(find_cpu(dat_file_buffer(df, 0), 0, &idx));
+	expect_pages(df, 0, idx, 3, 0);
+	assert_non_null(find_cpu(dat_file_buffer(df, 0), 1, &idx));
+	expect_pages(df, 0, idx, 1, 50);
+	dat_file_close(df);
+	close(cpus[0].fd);
+	close(cpus[1].fd);
+	close(fd);
+	strbuf_release(&err);
+}
+
 static void test_v7_zstd(void **state)
 {
 	(void)state;
 	round_trip(7, KT_COMP_ZSTD);
+	listener_round_trip(7, KT_COMP_ZSTD);
 }
 
 static void test_v7_zlib(void **state)
 {
 	(void)state;
 	round_trip(7, KT_COMP_ZLIB);
+	listener_round_trip(7, KT_COMP_ZLIB);
 }
 
 static void test_v7_none(void **state)
 {
 	(void)state;
 	round_trip(7, KT_COMP_NONE);
+	listener_round_trip(7, KT_COMP_NONE);
 }
 
 static void test_v6(void **state)
 {
 	(void)state;
 	round_trip(6, KT_COMP_NONE);
+	listener_round_trip(6, KT_COMP_NONE);
 }
 
 int main(void)
