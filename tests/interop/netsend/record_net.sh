@@ -92,7 +92,12 @@ start=$(date +%s)
 "$KTRACE" record -q -N 127.0.0.1:$PORT -e sched -- sleep 30 > "$WORK/rec.log" 2>&1 &
 REC=$!
 wait_log ': connected' $((n + 1))
-sleep 1.5
+# The recorder threads start once the metadata is sent: kill the listener while they stream.
+for _ in $(seq 300); do
+	[ "$(ls /proc/$REC/task 2>/dev/null | wc -l)" -gt 1 ] && break
+	sleep 0.05
+done
+sleep 1
 kill -9 "$LISTEN_PID"
 wait "$LISTEN_PID" 2>/dev/null
 LISTEN_PID=
