@@ -28,25 +28,6 @@ struct applier {
 	int filters_taken;	/* events of the current -e that accepted its filter */
 };
 
-/* The kernel explains a rejected filter or trigger in error_log: show its last lines. */
-static void print_error_log(const char *inst)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t start;
-	int lines = 0;
-
-	if (tfs_inst_read(inst, "error_log", &sb) || !sb.len) {
-		strbuf_release(&sb);
-		return;
-	}
-	tfs_chomp(&sb);
-	for (start = sb.len; start > 0 && lines < 3; start--)
-		if (sb.buf[start - 1] == '\n')
-			lines++;
-	fprintf(stderr, "  kernel error_log:\n%s\n", sb.buf + start);
-	strbuf_release(&sb);
-}
-
 static int write_failed(struct applier *ap, const char *val, int err)
 {
 	if (err == -EPERM || err == -EACCES)
@@ -56,7 +37,7 @@ static int write_failed(struct applier *ap, const char *val, int err)
 		fprintf(stderr, "ktrace %s: cannot write '%s' to %s: %s\n", ap->plan->cmd, val,
 			ap->path.buf, strerror(-err));
 	if (err == -EINVAL)
-		print_error_log(ap->inst);
+		tfs_print_error_log(ap->inst, val);
 	return err;
 }
 
@@ -277,7 +258,7 @@ static int apply_events(struct applier *ap, const struct resolved_instance *ri)
 		    !ap->filters_taken) {
 			fprintf(stderr, "ktrace %s: -e '%s' -f '%s': no matching event accepts the "
 				"filter\n", ap->plan->cmd, ev->spec, ev->filter);
-			print_error_log(ap->inst);
+			tfs_print_error_log(ap->inst, ev->filter);
 			ret = -EINVAL;
 		}
 	}

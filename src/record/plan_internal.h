@@ -38,6 +38,11 @@ int tfs_systems(char ***out);
 int tfs_system_events(const char *system, char ***out);
 /* Calls fn for every event of the top instance's events/ (instances have the same ones). */
 int tfs_for_each_event(void (*fn)(const char *sys, const char *event, void *arg), void *arg);
+/*
+ * After a write of TEXT failed with EINVAL: prints the kernel's error_log entry about it (its
+ * message, the text and the caret under the fault); false when the log has none.
+ */
+bool tfs_print_error_log(const char *instance, const char *text);
 /* "the kernel refuses writes to FILE (EPERM; lockdown?)" style cause of an errno. */
 const char *tfs_cause(int err);
 

@@ -190,6 +190,33 @@ case_filter_trigger() {
 	true
 }
 
+# A rejected filter shows the kernel's error_log entry (message, text, caret), on record and start,
+# in the top instance and in another one; nothing stays behind.
+case_error_log() {
+	local before after b
+	before=$(snapshot)
+	for b in "" "-B ktrace_rec_err"; do
+		# shellcheck disable=SC2086
+		"$K" record -q -o "$W/e.dat" $b -e syscalls:sys_enter_getppid -f 'common_pidd == 1' \
+			-- true 2> "$W/record.err" && fail "record $b with a bad filter succeeded"
+		grep -q "^  kernel: event filter parse error: error: Field not found" "$W/record.err" ||
+			fail "record $b: no kernel message: $(cat "$W/record.err")"
+		grep -q '^    Command: (common_pidd == 1)$' "$W/record.err" ||
+			fail "record $b: no kernel Command line: $(cat "$W/record.err")"
+		# The kernel's caret line follows the Command line, under a column of its text.
+		awk '/^    Command: / { s = length("    Command: ") + 1; e = length($0); next }
+		     e && /^ *\^$/ { c = index($0, "^"); ok = c >= s && c <= e + 1 } { e = 0 }
+		     END { exit !ok }' "$W/record.err" ||
+			fail "record $b: no caret under the text: $(cat "$W/record.err")"
+	done
+	"$K" start -e syscalls:sys_enter_getppid -f 'common_pid = = 1' 2> "$W/start.err" &&
+		fail "start with a bad filter succeeded"
+	grep -q "^  kernel: event filter parse error: error: " "$W/start.err" ||
+		fail "start: no kernel message: $(cat "$W/start.err")"
+	after=$(snapshot)
+	[ "$before" = "$after" ] || fail "tracefs changed: $(diff <(echo "$before") <(echo "$after"))"
+}
+
 # Two instances in one file, v7 and v6 (their buffer options differ).
 case_instances() {
 	local out=$W/i.dat pid v
