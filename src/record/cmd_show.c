@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ktrace show: print a tracefs file, by default the `trace` file (trace-cmd show's flags).
- * The --FILE flags print one setting each and stop, in the order given.
+ * The --FILE flags print one setting each and stop, in the order given; --hist prints an event's
+ * histogram (show_hist.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,9 +16,11 @@
 #include "ktrace/command.h"
 #include "ktrace/options.h"
 #include "plan_internal.h"
+#include "show_hist.h"
 
 enum {
-	OPT_FIRST_FILE = 256,
+	OPT_HIST = 256,
+	OPT_FIRST_FILE,
 };
 
 /* The file each --FILE flag prints; the flag's id is OPT_FIRST_FILE + index. */
@@ -35,6 +38,8 @@ static const struct kt_option show_options[] = {
 	{ 'c', NULL, KT_ARG_REQUIRED, "CPU", "read only that CPU's file" },
 	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "read from INSTANCE" },
 	{ 'f', NULL, KT_ARG_NONE, NULL, "print the path of the file first" },
+	{ OPT_HIST, "hist", KT_ARG_NONE, NULL,
+	  "print the histogram of the EVENT argument, or list the events with hist triggers" },
 	{ OPT_FIRST_FILE + 0, "tracing_on", KT_ARG_NONE, NULL, "print tracing_on" },
 	{ OPT_FIRST_FILE + 1, "current_tracer", KT_ARG_NONE, NULL, "print current_tracer" },
 	{ OPT_FIRST_FILE + 2, "buffer_size", KT_ARG_NONE, NULL, "print buffer_size_kb" },
@@ -50,7 +55,8 @@ static const struct kt_option show_options[] = {
 };
 
 static const struct kt_command_help show_help = {
-	"show", "[-p|-s] [-c CPU] [-B INSTANCE] [-f] [--FILE]...",
+	"show",
+	"[-p|-s] [-c CPU] [-B INSTANCE] [-f] [--FILE]... | [-B INSTANCE] --hist [EVENT]",
 	"Print what tracefs holds now: the trace file by default, or the settings named by the "
 	"--FILE flags.",
 	show_options,
@@ -59,7 +65,8 @@ static const struct kt_command_help show_help = {
 struct show_args {
 	const char *instance;
 	const char *cpu;
-	bool pipe, snapshot, show_name;
+	const char *hist_event;	/* the argument of --hist */
+	bool pipe, snapshot, show_name, hist;
 	int files[NR_SHOW_FILES];
 	int nr_files;
 };
@@ -120,6 +127,9 @@ static int parse_one(struct show_args *a, int id, const char *arg)
 	case 'B':
 		a->instance = arg;
 		return 0;
+	case OPT_HIST:
+		a->hist = true;
+		return 0;
 	}
 	if (id < OPT_FIRST_FILE || id >= OPT_FIRST_FILE + (int)NR_SHOW_FILES)
 		return -EINVAL;
@@ -139,6 +149,15 @@ static int parse_args(struct show_args *a, int argc, char **argv)
 			ret = PLAN_HELP_SHOWN;
 		} else {
 			ret = parse_one(a, id, g.arg);
+		}
+	}
+	if (!ret && kt_getopt_index(&g) < argc) {
+		if (a->hist && kt_getopt_index(&g) == argc - 1) {
+			a->hist_event = argv[argc - 1];
+		} else {
+			fprintf(stderr, "ktrace show: argument '%s' is not expected%s\n",
+				argv[kt_getopt_index(&g)], a->hist ? "" : " (an EVENT goes with --hist)");
+			ret = -EINVAL;
 		}
 	}
 	kt_getopt_release(&g);
@@ -183,6 +202,8 @@ int cmd_show(int argc, char **argv)
 		fprintf(stderr, "ktrace show: -B '%s': no such instance\n", a.instance);
 		return 1;
 	}
+	if (a.hist)
+		return show_hist(a.instance, a.hist_event) ? 1 : 0;
 	for (i = 0; i < a.nr_files; i++)
 		if (show_one(&a, show_files[a.files[i]]))
 			ret = -1;
