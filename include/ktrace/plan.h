@@ -71,6 +71,7 @@ struct plan {
 	char *net_target;	/* -N host:port */
 	bool net_tcp;		/* -t: data over TCP (the default; accepted as trace-cmd's) */
 	bool net_udp;		/* --udp: data over UDP */
+	char **display_filters;	/* stream --filter: report's -F, on the printed events */
 	const char *cmd;	/* "record", "start", "extract": names messages */
 };
 

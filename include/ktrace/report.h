@@ -278,6 +278,12 @@ struct report_printer_conf {
 
 int report_printer_new(struct dat_file *df, const struct report_printer_conf *conf,
 		       struct report_printer **out, struct strbuf *err);
+/*
+ * The same printer for records read live (ktrace stream): no file, so no instance prefix, and
+ * conf->stream NULL (no function_graph look-ahead: entries and exits print as they come).
+ */
+int report_printer_new_live(struct tep_handle *tep, const struct report_printer_conf *conf,
+			    struct report_printer **out, struct strbuf *err);
 /* Prints one event (and the dropped-events line before it) to `out`. */
 int report_print_event(struct report_printer *p, const struct report_event *ev, FILE *out);
 /* After the last event: the -w summary. */

@@ -19,6 +19,7 @@ enum {
 	OPT_CMDLINES_SIZE,
 	OPT_DATE,
 	OPT_UDP,
+	OPT_DISPLAY_FILTER,
 };
 
 static const struct kt_option plan_options[] = {
@@ -56,6 +57,8 @@ static const struct kt_option plan_options[] = {
 	{ 'N', NULL, KT_ARG_REQUIRED, "HOST:PORT", "send the trace to 'ktrace listen'" },
 	{ 't', NULL, KT_ARG_NONE, NULL, "with -N: data over TCP (the default)" },
 	{ OPT_UDP, "udp", KT_ARG_NONE, NULL, "with -N: data over UDP, as trace-cmd without -t" },
+	{ OPT_DISPLAY_FILTER, "filter", KT_ARG_REQUIRED, "FILTER",
+	  "stream: print only the events FILTER keeps (report's -F)" },
 	{ 0 },
 };
 
@@ -429,6 +432,11 @@ static int parse_plan_opt(struct plan_parser *ps, int id, const char *arg)
 		return 0;
 	case 'N':
 		return parse_net(plan, arg);
+	case OPT_DISPLAY_FILTER:
+		if (strcmp(plan->cmd, "stream"))
+			return plan_err_flag(plan, "--filter", arg, "is only for stream (report "
+					     "filters a recording with -F)");
+		return plan_strv_push(&plan->display_filters, arg);
 	}
 	return plan_err_flag(plan, "?", "", "is not handled");
 }

@@ -79,8 +79,9 @@ static int flag_events(struct tep_handle *tep, char **names, int nr, int flag,
 	return 0;
 }
 
-int report_printer_new(struct dat_file *df, const struct report_printer_conf *conf,
-		       struct report_printer **out, struct strbuf *err)
+static int printer_create(struct tep_handle *tep, struct dat_file *df,
+			  const struct report_printer_conf *conf, struct report_printer **out,
+			  struct strbuf *err)
 {
 	const struct report_opts *o = conf->opts;
 	struct report_printer *p = calloc(1, sizeof(*p));
@@ -89,7 +90,7 @@ int report_printer_new(struct dat_file *df, const struct report_printer_conf *co
 	if (!p)
 		return -ENOMEM;
 	p->df = df;
-	p->tep = dat_file_tep(df);
+	p->tep = tep;
 	p->o = o;
 	p->clock = conf->clock;
 	p->stream = conf->stream;
@@ -134,11 +135,23 @@ fail:
 	return ret;
 }
 
+int report_printer_new(struct dat_file *df, const struct report_printer_conf *conf,
+		       struct report_printer **out, struct strbuf *err)
+{
+	return printer_create(dat_file_tep(df), df, conf, out, err);
+}
+
+int report_printer_new_live(struct tep_handle *tep, const struct report_printer_conf *conf,
+			    struct report_printer **out, struct strbuf *err)
+{
+	return printer_create(tep, NULL, conf, out, err);
+}
+
 static void put_prefix(struct report_printer *p, int buffer)
 {
 	const struct dat_buffer *b;
 
-	if (!p->prefix)
+	if (!p->prefix || !p->df)
 		return;
 	b = dat_file_buffer(p->df, buffer);
 	if (buffer && b->name && *b->name)

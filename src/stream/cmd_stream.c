@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ktrace stream: record's options -> plan -> tracefs (with undo), then every CPU's
- * trace_pipe_raw is read live and printed in report's format, merged by timestamp, until
+ * trace_pipe_raw is read live and printed by report's printer (the same line for the same
+ * event, and report's -F filters as --filter), merged by timestamp, until
  * Ctrl-C, SIGTERM/SIGHUP or the command's exit; then tracing goes off, what is left is printed
  * and tracefs is restored.
  *
@@ -23,11 +24,11 @@
 
 #include "ktrace/command.h"
 #include "ktrace/plan.h"
+#include "ktrace/report.h"
 #include "../record/record_child.h"
 #include "../record/record_signals.h"
 #include "stream_comm.h"
 #include "stream_cpu.h"
-#include "stream_print.h"
 
 /* How long the kernel may batch events before they are printed; also the ordering window. */
 #define STREAM_POLL_MS 100
@@ -42,7 +43,9 @@ struct stream_run {
 	struct tracefs_instance *instance;
 	struct stream_cpu **cpus;
 	int nr_cpus;
-	struct stream_printer *printer;
+	struct report_opts opts;	/* report's defaults, and --filter as its -F */
+	struct report_printer *printer;
+	struct report_filter *filter;
 	struct stream_comm *comm;
 	struct record_child child;
 	int sig_fd;
@@ -70,6 +73,42 @@ static enum report_time_unit clock_unit(struct tracefs_instance *instance)
 		unit = REPORT_TIME_RAW;
 	free(clock);
 	return unit;
+}
+
+static int take_filters(struct stream_run *run)
+{
+	char **f = run->plan.display_filters;
+	int i, n = 0;
+
+	while (f && f[n])
+		n++;
+	if (!n)
+		return 0;
+	run->opts.filters = calloc((size_t)n, sizeof(*run->opts.filters));
+	if (!run->opts.filters)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		run->opts.filters[i].expr = f[i];
+	run->opts.nr_filters = n;
+	return 0;
+}
+
+static int open_printer(struct stream_run *run)
+{
+	struct report_printer_conf conf = { .opts = &run->opts };
+	struct strbuf err = STRBUF_INIT;
+	int ret;
+
+	conf.clock.unit = clock_unit(run->instance);
+	ret = take_filters(run);
+	if (!ret)
+		ret = report_filter_new(run->tep, &run->opts, &run->filter, &err);
+	if (!ret)
+		ret = report_printer_new_live(run->tep, &conf, &run->printer, &err);
+	if (ret)
+		fprintf(stderr, "ktrace stream: %s\n", err.len ? err.buf : strerror(-ret));
+	strbuf_release(&err);
+	return ret;
 }
 
 static int open_readers(struct stream_run *run)
@@ -106,7 +145,7 @@ static int open_readers(struct stream_run *run)
 	}
 	ret = stream_comm_new(run->tep, &run->comm);
 	if (!ret)
-		ret = stream_printer_new(run->tep, clock_unit(run->instance), &run->printer);
+		ret = open_printer(run);
 	return ret;
 }
 
@@ -151,16 +190,18 @@ static int oldest_cpu(struct stream_run *run)
 
 static void print_until(struct stream_run *run, unsigned long long limit)
 {
-	struct tep_record *r;
+	struct report_event ev = { 0 };
 	int at;
 
 	stream_comm_round(run->comm);
 	while ((at = oldest_cpu(run)) >= 0) {
-		r = stream_cpu_peek(run->cpus[at]);
-		if (r->ts > limit)
+		ev.record = stream_cpu_peek(run->cpus[at]);
+		if (ev.record->ts > limit)
 			break;
-		stream_comm_check(run->comm, tep_data_pid(run->tep, r));
-		stream_print(run->printer, r, stdout);
+		ev.cpu_slot = ev.record->cpu;
+		stream_comm_check(run->comm, tep_data_pid(run->tep, ev.record));
+		if (report_filter_keep(run->filter, &ev))
+			report_print_event(run->printer, &ev, stdout);
 		stream_cpu_advance(run->cpus[at]);
 	}
 	fflush(stdout);
@@ -259,7 +300,9 @@ static void stream_cleanup(struct stream_run *run)
 	for (i = 0; i < run->nr_cpus; i++)
 		stream_cpu_close(run->cpus[i]);
 	free(run->cpus);
-	stream_printer_free(run->printer);
+	report_printer_free(run->printer);
+	report_filter_free(run->filter);
+	free(run->opts.filters);
 	stream_comm_free(run->comm);
 	if (run->plugins)
 		tep_unload_plugins(run->plugins, run->tep);
