@@ -115,6 +115,43 @@ case_stream_command() {
 	same_state "record after stream"
 }
 
+# stream --filter (report's -F) keeps only what it matches; the same events recorded at the same
+# time in another instance print the same lines in report (but for the comm, which only the
+# stream knows from /proc, and the time, which each buffer takes itself).
+case_stream_filter() {
+	"$SNAP" > "$TMP/before"
+	$LIMIT "$KT" record -q -B kt_live_cmp -e syscalls:sys_enter_getppid -o "$TMP/c.dat" \
+		> /dev/null 2> "$TMP/rec.err" &
+	REC=$!
+	n=0
+	while [ ! -e $T/instances/kt_live_cmp ] || [ "$(cat $T/instances/kt_live_cmp/tracing_on)" != 1 ]; do
+		[ $n -lt 600 ] || fail "record -B did not start: $(cat "$TMP/rec.err")"
+		sleep 0.1
+		n=$((n + 1))
+	done
+	$LIMIT "$KT" stream -e syscalls:sys_enter_getppid --filter sys_enter_getppid -F -- \
+		"$HELPER" $T 25 > "$TMP/out" 2> "$TMP/err" || fail "stream --filter: $(cat "$TMP/err")"
+	kill -INT $REC
+	wait $REC || fail "record -B exited with $?: $(cat "$TMP/rec.err")"
+	pid=$(grep -x '[0-9]*' "$TMP/out")
+	[ -n "$pid" ] || fail "the helper did not run"
+	grep -q ' print: ' "$TMP/out" && fail "--filter sys_enter_getppid let the markers through"
+	[ "$(grep -c -E -- "^ *live_helper-$pid +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: sys_enter_getppid: " \
+		"$TMP/out")" = 25 ] || fail "not the helper's 25 getppid lines: $(head -5 "$TMP/out")"
+	$LIMIT "$KT" report -i "$TMP/c.dat" > "$TMP/rep" 2> /dev/null || fail "report failed"
+	norm='s/^ *[^ ]*-'$pid' *\(\[[0-9]*\]\) *[0-9.]*: /PID \1 TS: /p'
+	sed -n "$norm" "$TMP/out" > "$TMP/s.norm"
+	sed -n "$norm" "$TMP/rep" > "$TMP/r.norm"
+	diff -u "$TMP/r.norm" "$TMP/s.norm" >&2 || fail "stream's lines differ from report's"
+	$LIMIT "$KT" stream -e syscalls:sys_enter_getppid --filter 'no_such_field ==' -- true \
+		> /dev/null 2> "$TMP/err" && fail "a bad --filter was accepted"
+	grep -q 'ktrace stream: .*filter' "$TMP/err" || fail "bad --filter: unclear error: $(cat "$TMP/err")"
+	$LIMIT "$KT" record --filter x -e sched -o "$TMP/x.dat" -- true 2> "$TMP/err" &&
+		fail "record accepted --filter"
+	grep -q "only for stream" "$TMP/err" || fail "record --filter: unclear error: $(cat "$TMP/err")"
+	same_state "stream --filter"
+}
+
 # Without CONFIG_TRACER_SNAPSHOT: every action names the missing kernel option, changes nothing.
 snapshot_missing() {
 	for flag in "" -s -c -f; do
@@ -168,7 +205,7 @@ case_snapshot() {
 }
 
 case "$CASE" in
-stream_live | stream_term | stream_command | snapshot)
+stream_live | stream_term | stream_command | stream_filter | snapshot)
 	"case_$CASE"
 	;;
 *)
