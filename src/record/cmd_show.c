@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ktrace show: print a tracefs file, by default the `trace` file (trace-cmd show's flags).
- * The --FILE flags print one setting each and stop, in the order given; --hist prints an event's
- * histogram (show_hist.c).
+ * The --FILE flags print one setting each and stop, in the order given; so do FILE arguments,
+ * any file (or folder: its entries) under the instance's tracefs folder; --hist prints an
+ * event's histogram (show_hist.c).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -27,7 +30,7 @@ enum {
 static const char *const show_files[] = {
 	"tracing_on", "current_tracer", "buffer_size_kb", "buffer_total_size_kb",
 	"set_ftrace_filter", "set_ftrace_notrace", "set_ftrace_pid", "set_graph_function",
-	"set_graph_notrace", "tracing_cpumask",
+	"set_graph_notrace", "tracing_cpumask", "tracing_max_latency",
 };
 
 #define NR_SHOW_FILES (sizeof(show_files) / sizeof(show_files[0]))
@@ -51,14 +54,15 @@ static const struct kt_option show_options[] = {
 	{ OPT_FIRST_FILE + 7, "graph_function", KT_ARG_NONE, NULL, "print set_graph_function" },
 	{ OPT_FIRST_FILE + 8, "graph_notrace", KT_ARG_NONE, NULL, "print set_graph_notrace" },
 	{ OPT_FIRST_FILE + 9, "cpumask", KT_ARG_NONE, NULL, "print tracing_cpumask" },
+	{ OPT_FIRST_FILE + 10, "max_latency", KT_ARG_NONE, NULL, "print tracing_max_latency" },
 	{ 0 },
 };
 
 static const struct kt_command_help show_help = {
 	"show",
-	"[-p|-s] [-c CPU] [-B INSTANCE] [-f] [--FILE]... | [-B INSTANCE] --hist [EVENT]",
+	"[-p|-s] [-c CPU] [-B INSTANCE] [-f] [--FILE]... [FILE]... | [-B INSTANCE] --hist [EVENT]",
 	"Print what tracefs holds now: the trace file by default, or the settings named by the "
-	"--FILE flags.",
+	"--FILE flags, or any tracefs FILE by its path under the instance's folder.",
 	show_options,
 };
 
@@ -69,6 +73,8 @@ struct show_args {
 	bool pipe, snapshot, show_name, hist;
 	int files[NR_SHOW_FILES];
 	int nr_files;
+	char **names;		/* FILE arguments (argv) */
+	int nr_names;
 };
 
 static int dump_file(const char *path)
@@ -96,17 +102,56 @@ static int dump_file(const char *path)
 	return 0;
 }
 
+/* A folder's entries, one a line, folders with a trailing '/', in the kernel's order. */
+static int list_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+
+	if (!d) {
+		fprintf(stderr, "ktrace show: cannot read %s: %s\n", path, tfs_cause(-errno));
+		return -1;
+	}
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			printf("%s%s\n", de->d_name, de->d_type == DT_DIR ? "/" : "");
+	closedir(d);
+	return 0;
+}
+
 static int show_one(const struct show_args *a, const char *file)
 {
 	struct strbuf path = STRBUF_INIT;
+	struct stat st;
 	int ret = tfs_path(&path, a->instance, file);
 
 	if (!ret && a->show_name)
 		printf("%s\n", path.buf);
-	if (!ret)
+	if (!ret && !stat(path.buf, &st) && S_ISDIR(st.st_mode))
+		ret = list_dir(path.buf);
+	else if (!ret)
 		ret = dump_file(path.buf);
 	strbuf_release(&path);
 	return ret;
+}
+
+/* A FILE argument stays inside the instance's tracefs folder. */
+static int check_name(const char *name)
+{
+	const char *p;
+
+	if (name[0] == '/' || !name[0]) {
+		fprintf(stderr, "ktrace show: FILE '%s': give a path relative to the tracefs "
+			"folder (e.g. tracing_thresh, events/sched/sched_switch/format)\n", name);
+		return -EINVAL;
+	}
+	for (p = name; p; p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL) {
+		if (!strncmp(p, "..", 2) && (p[2] == '/' || !p[2])) {
+			fprintf(stderr, "ktrace show: FILE '%s': '..' leaves tracefs\n", name);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 static int parse_one(struct show_args *a, int id, const char *arg)
@@ -141,7 +186,7 @@ static int parse_one(struct show_args *a, int id, const char *arg)
 static int parse_args(struct show_args *a, int argc, char **argv)
 {
 	struct kt_getopt g;
-	int id, ret = kt_getopt_init(&g, &show_help, argc, argv);
+	int i, id, ret = kt_getopt_init(&g, &show_help, argc, argv);
 
 	while (!ret && (id = kt_getopt_next(&g)) != -1) {
 		if (id == 'h') {
@@ -151,15 +196,18 @@ static int parse_args(struct show_args *a, int argc, char **argv)
 			ret = parse_one(a, id, g.arg);
 		}
 	}
-	if (!ret && kt_getopt_index(&g) < argc) {
-		if (a->hist && kt_getopt_index(&g) == argc - 1) {
-			a->hist_event = argv[argc - 1];
-		} else {
-			fprintf(stderr, "ktrace show: argument '%s' is not expected%s\n",
-				argv[kt_getopt_index(&g)], a->hist ? "" : " (an EVENT goes with --hist)");
-			ret = -EINVAL;
-		}
+	if (!ret && a->hist && kt_getopt_index(&g) < argc - 1) {
+		fprintf(stderr, "ktrace show: argument '%s' is not expected (--hist takes one "
+			"EVENT)\n", argv[argc - 1]);
+		ret = -EINVAL;
+	} else if (!ret && a->hist && kt_getopt_index(&g) == argc - 1) {
+		a->hist_event = argv[argc - 1];
+	} else if (!ret) {
+		a->names = argv + kt_getopt_index(&g);
+		a->nr_names = argc - kt_getopt_index(&g);
 	}
+	for (i = 0; !ret && i < a->nr_names; i++)
+		ret = check_name(a->names[i]);
 	kt_getopt_release(&g);
 	if (!ret && a->pipe && a->snapshot) {
 		fprintf(stderr, "ktrace show: -p and -s cannot be combined\n");
@@ -207,7 +255,10 @@ int cmd_show(int argc, char **argv)
 	for (i = 0; i < a.nr_files; i++)
 		if (show_one(&a, show_files[a.files[i]]))
 			ret = -1;
-	if (!a.nr_files)
+	for (i = 0; i < a.nr_names; i++)
+		if (show_one(&a, a.names[i]))
+			ret = -1;
+	if (!a.nr_files && !a.nr_names)
 		ret = show_trace(&a);
 	return ret ? 1 : 0;
 }

@@ -22,43 +22,54 @@ enum {
 	OPT_DISPLAY_FILTER,
 };
 
-static const struct kt_option plan_options[] = {
-	{ 'p', NULL, KT_ARG_REQUIRED, "TRACER", "use the tracer (e.g. function, nop)" },
-	{ 'e', NULL, KT_ARG_REQUIRED, "EVENT", "enable EVENT: system:event, system, glob or all" },
-	{ 'f', NULL, KT_ARG_REQUIRED, "FILTER", "filter for the preceding -e" },
-	{ 'R', NULL, KT_ARG_REQUIRED, "TRIGGER", "trigger for the preceding -e" },
-	{ 'v', NULL, KT_ARG_NONE, NULL, "the following -e disable events; -v -B deletes" },
-	{ 'l', NULL, KT_ARG_REQUIRED, "FUNC", "trace only FUNC (function tracer filter)" },
-	{ 'n', NULL, KT_ARG_REQUIRED, "FUNC", "do not trace FUNC" },
-	{ 'g', NULL, KT_ARG_REQUIRED, "FUNC", "graph FUNC (function_graph)" },
-	{ OPT_MAX_GRAPH_DEPTH, "max-graph-depth", KT_ARG_REQUIRED, "N", "function_graph depth" },
-	{ 'P', NULL, KT_ARG_REQUIRED, "PID", "trace only PID (repeatable, or a,b,c)" },
-	{ 'F', NULL, KT_ARG_NONE, NULL, "trace only the command" },
-	{ 'c', NULL, KT_ARG_NONE, NULL, "also trace the children of -F/-P" },
-	{ 'b', NULL, KT_ARG_REQUIRED, "KB", "ring buffer size per CPU in KB" },
-	{ 'C', NULL, KT_ARG_REQUIRED, "CLOCK", "trace clock (see 'ktrace list -C')" },
-	{ 'o', NULL, KT_ARG_REQUIRED, "FILE", "output file (default trace.dat)" },
-	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "the following options apply to INSTANCE" },
-	{ 'M', NULL, KT_ARG_REQUIRED, "CPUMASK", "trace only the CPUs of the hex mask" },
-	{ 'T', NULL, KT_ARG_NONE, NULL, "a stack trace with every event" },
-	{ 'O', NULL, KT_ARG_REQUIRED, "OPTION", "set a trace option (noOPTION clears it)" },
-	{ OPT_FUNC_STACK, "func-stack", KT_ARG_NONE, NULL, "stack trace for function tracer" },
-	{ 'm', NULL, KT_ARG_REQUIRED, "KB", "keep at most KB per CPU in the file" },
-	{ 's', NULL, KT_ARG_REQUIRED, "USEC", "recorders sleep USEC between reads" },
-	{ 'i', NULL, KT_ARG_NONE, NULL, "ignore events that do not exist" },
-	{ 'k', NULL, KT_ARG_NONE, NULL, "keep the settings when done (no undo)" },
-	{ 'q', NULL, KT_ARG_NONE, NULL, "quiet: no status line" },
-	{ 'a', NULL, KT_ARG_NONE, NULL, "save the formats of all events" },
-	{ OPT_COMPRESSION, "compression", KT_ARG_REQUIRED, "ALGO",
-	  "zstd (default), zlib, none or any" },
-	{ OPT_FILE_VERSION, "file-version", KT_ARG_REQUIRED, "N", "trace.dat version 6 or 7 (7)" },
-	{ OPT_CMDLINES_SIZE, "cmdlines-size", KT_ARG_REQUIRED, "N", "saved_cmdlines entries" },
-	{ OPT_DATE, "date", KT_ARG_NONE, NULL, "record the wall-clock offset" },
-	{ 'N', NULL, KT_ARG_REQUIRED, "HOST:PORT", "send the trace to 'ktrace listen'" },
-	{ 't', NULL, KT_ARG_NONE, NULL, "with -N: data over TCP (the default)" },
+/* record, start and stream share these; stream adds its display filter. */
+#define PLAN_OPTIONS \
+	{ 'p', NULL, KT_ARG_REQUIRED, "TRACER", "use the tracer (e.g. function, nop)" }, \
+	{ 'e', NULL, KT_ARG_REQUIRED, "EVENT", \
+	  "enable EVENT: system:event, system, glob or all" }, \
+	{ 'f', NULL, KT_ARG_REQUIRED, "FILTER", "filter for the preceding -e" }, \
+	{ 'R', NULL, KT_ARG_REQUIRED, "TRIGGER", "trigger for the preceding -e" }, \
+	{ 'v', NULL, KT_ARG_NONE, NULL, "the following -e disable events; -v -B deletes" }, \
+	{ 'l', NULL, KT_ARG_REQUIRED, "FUNC", "trace only FUNC (function tracer filter)" }, \
+	{ 'n', NULL, KT_ARG_REQUIRED, "FUNC", "do not trace FUNC" }, \
+	{ 'g', NULL, KT_ARG_REQUIRED, "FUNC", "graph FUNC (function_graph)" }, \
+	{ OPT_MAX_GRAPH_DEPTH, "max-graph-depth", KT_ARG_REQUIRED, "N", "function_graph depth" }, \
+	{ 'P', NULL, KT_ARG_REQUIRED, "PID", "trace only PID (repeatable, or a,b,c)" }, \
+	{ 'F', NULL, KT_ARG_NONE, NULL, "trace only the command" }, \
+	{ 'c', NULL, KT_ARG_NONE, NULL, "also trace the children of -F/-P" }, \
+	{ 'b', NULL, KT_ARG_REQUIRED, "KB", "ring buffer size per CPU in KB" }, \
+	{ 'C', NULL, KT_ARG_REQUIRED, "CLOCK", "trace clock (see 'ktrace list -C')" }, \
+	{ 'o', NULL, KT_ARG_REQUIRED, "FILE", "output file (default trace.dat)" }, \
+	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "the following options apply to INSTANCE" }, \
+	{ 'M', NULL, KT_ARG_REQUIRED, "CPUMASK", "trace only the CPUs of the hex mask" }, \
+	{ 'T', NULL, KT_ARG_NONE, NULL, "a stack trace with every event" }, \
+	{ 'O', NULL, KT_ARG_REQUIRED, "OPTION", "set a trace option (noOPTION clears it)" }, \
+	{ OPT_FUNC_STACK, "func-stack", KT_ARG_NONE, NULL, "stack trace for function tracer" }, \
+	{ 'm', NULL, KT_ARG_REQUIRED, "KB", "keep at most KB per CPU in the file" }, \
+	{ 's', NULL, KT_ARG_REQUIRED, "USEC", "recorders sleep USEC between reads" }, \
+	{ 'i', NULL, KT_ARG_NONE, NULL, "ignore events that do not exist" }, \
+	{ 'k', NULL, KT_ARG_NONE, NULL, "keep the settings when done (no undo)" }, \
+	{ 'q', NULL, KT_ARG_NONE, NULL, "quiet: no status line" }, \
+	{ 'a', NULL, KT_ARG_NONE, NULL, "save the formats of all events" }, \
+	{ OPT_COMPRESSION, "compression", KT_ARG_REQUIRED, "ALGO", \
+	  "zstd (default), zlib, none or any" }, \
+	{ OPT_FILE_VERSION, "file-version", KT_ARG_REQUIRED, "N", \
+	  "trace.dat version 6 or 7 (7)" }, \
+	{ OPT_CMDLINES_SIZE, "cmdlines-size", KT_ARG_REQUIRED, "N", "saved_cmdlines entries" }, \
+	{ OPT_DATE, "date", KT_ARG_NONE, NULL, "record the wall-clock offset" }, \
+	{ 'N', NULL, KT_ARG_REQUIRED, "HOST:PORT", "send the trace to 'ktrace listen'" }, \
+	{ 't', NULL, KT_ARG_NONE, NULL, "with -N: data over TCP (the default)" }, \
 	{ OPT_UDP, "udp", KT_ARG_NONE, NULL, "with -N: data over UDP, as trace-cmd without -t" },
+
+static const struct kt_option plan_options[] = {
+	PLAN_OPTIONS
+	{ 0 },
+};
+
+static const struct kt_option stream_options[] = {
+	PLAN_OPTIONS
 	{ OPT_DISPLAY_FILTER, "filter", KT_ARG_REQUIRED, "FILTER",
-	  "stream: print only the events FILTER keeps (report's -F)" },
+	  "print only the events FILTER keeps (report's -F)" },
 	{ 0 },
 };
 
@@ -88,7 +99,8 @@ static bool is_extract(const struct plan *plan)
 static void plan_help(struct kt_command_help *help, const char *cmd)
 {
 	help->name = cmd;
-	help->options = strcmp(cmd, "extract") ? plan_options : extract_options;
+	help->options = !strcmp(cmd, "extract") ? extract_options :
+			!strcmp(cmd, "stream") ? stream_options : plan_options;
 	if (!strcmp(cmd, "record")) {
 		help->usage = "[OPTIONS] [[--] COMMAND [ARGS]]";
 		help->summary = "Configure ftrace from the options; record the trace while COMMAND "
@@ -433,9 +445,6 @@ static int parse_plan_opt(struct plan_parser *ps, int id, const char *arg)
 	case 'N':
 		return parse_net(plan, arg);
 	case OPT_DISPLAY_FILTER:
-		if (strcmp(plan->cmd, "stream"))
-			return plan_err_flag(plan, "--filter", arg, "is only for stream (report "
-					     "filters a recording with -F)");
 		return plan_strv_push(&plan->display_filters, arg);
 	}
 	return plan_err_flag(plan, "?", "", "is not handled");

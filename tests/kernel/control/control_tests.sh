@@ -239,6 +239,76 @@ case_list_show() {
 	same_state "list/show/stat"
 }
 
+# -O OPTION that flips OPTION's current value
+flip() {
+	if [ "$(cat $T/options/$1)" = 1 ]; then echo "no$1"; else echo "$1"; fi
+}
+
+# -O takes every option of options/, each flipped at once, and record puts them all back. The
+# kernel refuses two flips, and the error names the file: the nop tracer's test_nop_refuse, and
+# trace_printk_dest off in the top instance (only another instance taking it clears it).
+REFUSED="test_nop_refuse trace_printk_dest"
+case_options_all() {
+	"$SNAP" > "$TMP/before"
+	set --
+	: > "$TMP/want"
+	for f in $T/options/*; do
+		o=${f##*/}
+		case " $REFUSED " in *" $o "*) continue ;; esac
+		set -- "$@" -O "$(flip "$o")"
+		echo "$o: $((1 - $(cat "$f")))" >> "$TMP/want"
+	done
+	[ $# -gt 40 ] || fail "only $(($# / 2)) options in $T/options"
+	"$KT" record -q -o "$TMP/o.dat" -e sched:sched_process_exit "$@" -- sh -c \
+		"for f in $T/options/*; do echo \"\${f##*/}: \$(cat \$f)\"; done > $TMP/during" \
+		2> "$TMP/err" || fail "record with every option flipped: $(cat "$TMP/err")"
+	grep -v -E "^(${REFUSED% *}|${REFUSED#* }):" "$TMP/during" | diff -u "$TMP/want" - >&2 ||
+		fail "options during the record differ from the -O given"
+	same_state "every option flipped by record -O"
+	for o in $REFUSED; do
+		[ -e $T/options/$o ] || continue
+		"$KT" record -q -o "$TMP/o.dat" -e sched:sched_process_exit -O "$(flip $o)" -- true \
+			2> "$TMP/err" && fail "-O $(flip $o) accepted"
+		grep -q "options/$o: Invalid argument" "$TMP/err" ||
+			fail "-O $(flip $o): unclear error: $(cat "$TMP/err")"
+	done
+	same_state "-O refused"
+}
+
+# show FILE prints any tracefs file (a folder: its entries) and refuses paths out of tracefs;
+# show --hist says what is missing.
+case_show_files() {
+	"$SNAP" > "$TMP/before"
+	"$KT" show tracing_thresh events/sched/sched_switch/format > "$TMP/out" || fail "show FILE"
+	cat $T/tracing_thresh $T/events/sched/sched_switch/format | cmp -s - "$TMP/out" ||
+		fail "show FILE differs from the files"
+	mkdir $T/instances/kt_ctl_show || fail "cannot create an instance"
+	"$KT" show -B kt_ctl_show options/ > "$TMP/out"
+	rc=$?
+	rmdir $T/instances/kt_ctl_show
+	[ $rc = 0 ] || fail "show -B INSTANCE options/ failed"
+	grep -qx overwrite "$TMP/out" || fail "show options/ lists no overwrite: $(head -3 "$TMP/out")"
+	"$KT" show events/ | grep -qx 'sched/' || fail "show events/ lists no sched/"
+	for bad in /etc/passwd ../../etc/passwd events/../../x; do
+		"$KT" show "$bad" > "$TMP/out" 2> "$TMP/err" && fail "show $bad accepted"
+		[ -s "$TMP/out" ] && fail "show $bad printed something"
+		grep -q "FILE '$bad'" "$TMP/err" || fail "show $bad: unclear error: $(cat "$TMP/err")"
+	done
+	"$KT" show no_such_file 2> "$TMP/err" && fail "show of a missing file succeeded"
+	grep -q "$T/no_such_file" "$TMP/err" || fail "show no_such_file: unclear error"
+	"$KT" show --hist > "$TMP/out" || fail "show --hist"
+	grep -qx 'no event has a hist trigger' "$TMP/out" || fail "show --hist: $(cat "$TMP/out")"
+	"$KT" show --hist sched:sched_switch 2> "$TMP/err" && fail "show --hist of no hist"
+	if [ -e $T/events/sched/sched_switch/hist ]; then
+		grep -q 'the event has no hist trigger' "$TMP/err"
+	else
+		grep -q 'CONFIG_HIST_TRIGGERS' "$TMP/err"
+	fi || fail "show --hist sched:sched_switch: unclear error: $(cat "$TMP/err")"
+	"$KT" show --hist no_such_event 2> "$TMP/err" && fail "show --hist of no event"
+	grep -q "'no_such_event': no such event" "$TMP/err" || fail "no event: $(cat "$TMP/err")"
+	same_state "show FILE"
+}
+
 # ktrace record puts the custom state back after recording.
 case_record_restore() {
 	custom_state
@@ -274,7 +344,7 @@ case_record_signals() {
 
 case "$CASE" in
 apply_undo | apply_failure | eperm | suggestions | journal | journal_reset | start_stop_reset | \
-reset_instances | list_show | record_restore | record_signals)
+reset_instances | list_show | record_restore | record_signals | options_all | show_files)
 	"case_$CASE"
 	;;
 *)

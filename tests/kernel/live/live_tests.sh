@@ -148,7 +148,7 @@ case_stream_filter() {
 	grep -q 'ktrace stream: .*filter' "$TMP/err" || fail "bad --filter: unclear error: $(cat "$TMP/err")"
 	$LIMIT "$KT" record --filter x -e sched -o "$TMP/x.dat" -- true 2> "$TMP/err" &&
 		fail "record accepted --filter"
-	grep -q "only for stream" "$TMP/err" || fail "record --filter: unclear error: $(cat "$TMP/err")"
+	grep -q "unknown option '--filter'" "$TMP/err" || fail "record --filter: unclear error: $(cat "$TMP/err")"
 	same_state "stream --filter"
 }
 
