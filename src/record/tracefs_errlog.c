@@ -38,8 +38,7 @@ static bool entry_about(const char *entry, const char *text)
 	len = strcspn(cmd, "\n");
 	while (len && cmd[len - 1] == ' ')
 		len--;
-	return len && (memmem(text, strlen(text), cmd, len) ||
-		       !strncmp(cmd, text, strcspn(text, "\n")));
+	return len && memmem(text, strlen(text), cmd, len);
 }
 
 bool tfs_print_error_log(const char *inst, const char *text)
