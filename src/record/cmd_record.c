@@ -39,7 +39,7 @@ struct record_run {
 	struct rec_status status;
 	struct record_child child;
 	int out_fd;
-	struct net_send *net;		/* -N: the listener, NULL when writing a file */
+	struct record_net *net;		/* -N: the listener sessions, NULL when writing a file */
 	bool net_lost;			/* -N: the listener went away while recording */
 	int sig_fd;
 	sigset_t old_mask;
@@ -197,45 +197,53 @@ static int pids_alive(struct pollfd *pfds, int n)
 }
 
 /*
- * -N: the listener sends nothing after RINIT, so its control connection turning readable or
- * hung up means it went away. Recording stops there, and the command with it.
+ * -N: the listener sends nothing after RINIT, so a control connection turning readable or hung
+ * up means it went away. Recording stops there, and the command with it.
  */
-static bool listener_gone(struct record_run *run, const struct pollfd *pfd)
+static bool listener_gone(struct record_run *run, const struct pollfd *pfds, int nr)
 {
-	if (!run->net || !pfd->revents)
-		return false;
-	run->net_lost = true;
-	record_child_forward(&run->child, SIGTERM);
-	return true;
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		if (pfds[i].revents) {
+			run->net_lost = true;
+			record_child_forward(&run->child, SIGTERM);
+			return true;
+		}
+	}
+	return false;
 }
+
+#define MAX_NET_SESSIONS 64
 
 static void wait_for_end(struct record_run *run)
 {
-	struct pollfd pfds[2 + MAX_WATCHED_PIDS];
-	int nr_pids, i;
+	struct pollfd pfds[1 + MAX_NET_SESSIONS + MAX_WATCHED_PIDS];
+	struct pollfd *pids;
+	int nr_net, nr_pids, i;
 
 	if (run->child.pid > 0 && record_child_reap(&run->child))
 		return;
 	pfds[0].fd = run->sig_fd;
 	pfds[0].events = POLLIN;
-	pfds[1].fd = run->net ? net_send_ctl_fd(run->net) : -1;
-	pfds[1].events = POLLIN | POLLRDHUP;
-	nr_pids = watch_pids(run, pfds + 2, MAX_WATCHED_PIDS);
+	nr_net = record_net_pollfds(run->net, pfds + 1, MAX_NET_SESSIONS);
+	pids = pfds + 1 + nr_net;
+	nr_pids = watch_pids(run, pids, MAX_WATCHED_PIDS);
 	for (;;) {
-		int n = poll(pfds, (nfds_t)(2 + nr_pids), 1000);
+		int n = poll(pfds, (nfds_t)(1 + nr_net + nr_pids), 1000);
 
 		if (n > 0 && (pfds[0].revents & POLLIN) && handle_signal(run))
 			break;
-		if (n > 0 && listener_gone(run, &pfds[1]))
+		if (n > 0 && listener_gone(run, pfds + 1, nr_net))
 			break;
-		if (n > 0 && nr_pids && !pids_alive(pfds + 2, nr_pids))
+		if (n > 0 && nr_pids && !pids_alive(pids, nr_pids))
 			break;
 		if (n == 0)
 			rec_status_tick(&run->status, &run->session);
 	}
-	for (i = 2; i < 2 + nr_pids; i++)
-		if (pfds[i].fd >= 0)
-			close(pfds[i].fd);
+	for (i = 0; i < nr_pids; i++)
+		if (pids[i].fd >= 0)
+			close(pids[i].fd);
 }
 
 static int start_and_run(struct record_run *run)
@@ -339,29 +347,26 @@ static void print_summary(struct record_run *run)
 }
 
 /*
- * trace-cmd sends each -B instance to the listener as a session of its own; ktrace sends one
- * buffer, the top instance's. -m bounds a file, and there is none here.
+ * -N: each recorded buffer is a listener session of its own (record_net.h); returns how many,
+ * or a negative errno. -m bounds a file, and there is none here.
  */
 static int check_net(const struct plan *plan)
 {
-	int i;
+	int i, nr = 0;
 
-	if (!plan->net_target)
-		return 0;
-	for (i = 1; i < plan->nr_instances; i++) {
-		if (plan_instance_in_use(plan, i)) {
-			fprintf(stderr, "ktrace record: -N %s: -B %s: only the top instance can be "
-				"sent to a listener; record instances with -o\n", plan->net_target,
-				plan->instances[i].name);
-			return -EINVAL;
-		}
+	for (i = 0; i < plan->nr_instances; i++)
+		nr += plan_instance_in_use(plan, i);
+	if (nr > MAX_NET_SESSIONS) {
+		fprintf(stderr, "ktrace record: -N %s: %d instances; at most %d can be sent\n",
+			plan->net_target, nr, MAX_NET_SESSIONS);
+		return -EINVAL;
 	}
 	if (plan->max_kb) {
 		fprintf(stderr, "ktrace record: -N %s: -m limits a file; nothing is kept here\n",
 			plan->net_target);
 		return -EINVAL;
 	}
-	return 0;
+	return nr;
 }
 
 /* As trace-cmd: a recording with neither events nor a tracer would only hold metadata. */
@@ -384,10 +389,12 @@ static int record_run(struct record_run *run)
 	ret = check_something_to_do(run->plan);
 	if (ret)
 		return ret;
-	ret = check_net(run->plan);
-	if (!ret && run->plan->net_target)
-		ret = record_net_connect(run->plan->net_target, run->plan->net_udp, &run->net,
-					 &run->err);
+	if (run->plan->net_target) {
+		ret = check_net(run->plan);
+		if (ret >= 0)
+			ret = record_net_connect(run->plan->net_target, run->plan->net_udp, ret,
+						 &run->net, &run->err);
+	}
 	if (!ret)
 		ret = open_output(run);
 	if (!ret)
@@ -397,7 +404,7 @@ static int record_run(struct record_run *run)
 	if (!ret)
 		ret = setup_session(run);
 	if (!ret && run->net)
-		ret = record_net_start(&run->session, run->net, run->plan->net_udp, &run->err);
+		ret = record_net_start(&run->session, run->net, &run->err);
 	if (!ret) {
 		started = true;
 		ret = start_and_run(run);
@@ -408,7 +415,7 @@ static int record_run(struct record_run *run)
 		ret = ret ? ret : r;
 	}
 	rec_session_close(&run->session);
-	net_send_free(run->net);
+	record_net_free(run->net);
 	run->net = NULL;
 	finish_undo(run);
 	record_child_cleanup(&run->child);

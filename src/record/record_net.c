@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* record -N: a capture streamed to a listener (record_net.h). */
+/* record -N: a capture streamed to a listener, one session per buffer (record_net.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <tracefs.h>
@@ -9,7 +10,13 @@
 
 #include "record_net.h"
 
-static int send_metadata(struct rec_session *s, struct net_send *ns, struct strbuf *err)
+struct record_net {
+	struct net_send **ns;
+	int nr;
+	bool udp;
+};
+
+static int send_metadata(struct rec_session *s, int buf, struct net_send *ns, struct strbuf *err)
 {
 	int fd = memfd_create("ktrace-metadata", MFD_CLOEXEC);
 	int ret = fd < 0 ? -errno : 0;
@@ -17,7 +24,7 @@ static int send_metadata(struct rec_session *s, struct net_send *ns, struct strb
 	if (ret)
 		strbuf_addf(err, "cannot create a memfd for the metadata: %s", strerror(-ret));
 	if (!ret)
-		ret = rec_session_write_meta(s, fd, err);
+		ret = rec_session_write_meta(s, buf, fd, err);
 	if (!ret)
 		ret = net_send_metadata(ns, fd, err);
 	if (fd >= 0)
@@ -25,47 +32,108 @@ static int send_metadata(struct rec_session *s, struct net_send *ns, struct strb
 	return ret;
 }
 
-int record_net_connect(const char *target, bool udp, struct net_send **ns, struct strbuf *err)
+int record_net_connect(const char *target, bool udp, int nr_sessions, struct record_net **rn,
+		       struct strbuf *err)
 {
 	const char *top = tracefs_tracing_dir();
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	struct record_net *r;
+	int ret = 0;
 
-	if (!top || cpus < 1)
+	if (!top || cpus < 1 || nr_sessions < 1)
 		return -ENODEV;
+	r = calloc(1, sizeof(*r));
+	if (r)
+		r->ns = calloc((size_t)nr_sessions, sizeof(*r->ns));
+	if (!r || !r->ns) {
+		free(r);
+		return -ENOMEM;
+	}
+	r->udp = udp;
 	/* The same CPU count and page size as the session's, which exists only later. */
-	return net_send_open(target, udp, (uint32_t)cpus, meta_subbuf_size(top), ns, err);
+	for (r->nr = 0; !ret && r->nr < nr_sessions; r->nr++)
+		ret = net_send_open(target, udp, (uint32_t)cpus, meta_subbuf_size(top),
+				    &r->ns[r->nr], err);
+	if (ret) {
+		record_net_free(r);
+		r = NULL;
+	}
+	*rn = r;
+	return ret;
 }
 
-int record_net_start(struct rec_session *s, struct net_send *ns, bool udp, struct strbuf *err)
+int record_net_start(struct rec_session *s, struct record_net *rn, struct strbuf *err)
 {
-	int ret = send_metadata(s, ns, err);
+	int i, ret = 0;
 
-	if (ret)
-		return ret;
-	s->sink_fds = net_send_data_fds(ns);
-	s->datagram = udp;
-	return 0;
+	if (s->nr_bufs != rn->nr)
+		return -EINVAL;
+	for (i = 0; !ret && i < rn->nr; i++)
+		ret = send_metadata(s, i, rn->ns[i], err);
+	for (i = 0; !ret && i < rn->nr; i++)
+		s->bufs[i].sink_fds = net_send_data_fds(rn->ns[i]);
+	s->datagram = rn->udp;
+	return ret;
 }
 
-int record_net_finish(struct rec_session *s, struct net_send *ns, struct strbuf *err)
+int record_net_pollfds(const struct record_net *rn, struct pollfd *pfds, int max)
 {
+	int i;
+
+	for (i = 0; rn && i < rn->nr && i < max; i++) {
+		pfds[i].fd = net_send_ctl_fd(rn->ns[i]);
+		pfds[i].events = POLLIN | POLLRDHUP;
+	}
+	return i;
+}
+
+int record_net_finish(struct rec_session *s, struct record_net *rn, struct strbuf *err)
+{
+	struct strbuf later = STRBUF_INIT;
+	int i, ret = 0;
+
 	/* The listener takes EOF on every data connection as the end of that CPU's data. */
 	rec_session_close(s);
-	return net_send_close(ns, err);
+	/* Every session gets its CLOSE; the first failure is the one reported. */
+	for (i = 0; i < rn->nr; i++) {
+		int r = net_send_close(rn->ns[i], ret ? &later : err);
+
+		ret = ret ? ret : r;
+	}
+	strbuf_release(&later);
+	return ret;
 }
 
 void record_net_delivered(const struct rec_session *s, const char *target, bool lost)
 {
-	const struct rec_buffer *b = &s->bufs[0];
-	int cpu;
+	int i, cpu;
 
 	fprintf(stderr, "ktrace record: -N %s: %s; delivered before that:\n", target,
 		lost ? "the listener went away" : "recording stopped on an error");
-	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
-		uint64_t bytes = b->cpus[cpu].st.file_bytes;
+	for (i = 0; i < s->nr_bufs; i++) {
+		const struct rec_buffer *b = &s->bufs[i];
 
-		fprintf(stderr, "  CPU%d: %llu bytes (%llu pages)\n", cpu,
-			(unsigned long long)bytes,
-			(unsigned long long)(b->page_size ? bytes / b->page_size : 0));
+		if (s->nr_bufs > 1)
+			fprintf(stderr, " session %d (%s%s):\n", i + 1,
+				b->name ? "instance " : "top instance", b->name ? b->name : "");
+		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+			uint64_t bytes = b->cpus[cpu].st.file_bytes;
+
+			fprintf(stderr, "  CPU%d: %llu bytes (%llu pages)\n", cpu,
+				(unsigned long long)bytes,
+				(unsigned long long)(b->page_size ? bytes / b->page_size : 0));
+		}
 	}
+}
+
+void record_net_free(struct record_net *rn)
+{
+	int i;
+
+	if (!rn)
+		return;
+	for (i = 0; i < rn->nr; i++)
+		net_send_free(rn->ns[i]);
+	free(rn->ns);
+	free(rn);
 }

@@ -140,9 +140,9 @@ static int start_cpu(struct rec_session *s, struct rec_buffer *b, struct rec_cpu
 	};
 	int ret;
 
-	if (s->sink_fds) {
-		c->fd = s->sink_fds[c->cpu];
-		s->sink_fds[c->cpu] = -1;
+	if (b->sink_fds) {
+		c->fd = b->sink_fds[c->cpu];
+		b->sink_fds[c->cpu] = -1;
 		/* The listener compresses as the file's header says; pages travel raw. */
 		cfg.compression = KT_COMP_NONE;
 		cfg.datagram = s->datagram;
@@ -265,15 +265,15 @@ static int add_stats_options(struct rec_session *s, struct dat_writer *w)
 	return ret;
 }
 
-/* Everything before the CPU statistics and the data. */
-static int write_meta(struct rec_session *s, struct dat_writer *w, struct strbuf *err)
+/* Everything before the CPU statistics and the data; the clocks are those of buffer `buf`. */
+static int write_meta(struct rec_session *s, int buf, struct dat_writer *w, struct strbuf *err)
 {
-	int ret = meta_write_sections(w, s->bufs[0].dir, &s->events, err);
+	int ret = meta_write_sections(w, s->bufs[buf].dir, &s->events, err);
 
 	if (!ret && s->date)
 		ret = dat_writer_add_option(w, DAT_OPT_DATE, s->date, (uint32_t)strlen(s->date) + 1);
 	if (!ret)
-		ret = meta_add_options(w, s->bufs[0].dir, s->nr_cpus);
+		ret = meta_add_options(w, s->bufs[buf].dir, s->nr_cpus);
 	return ret;
 }
 
@@ -285,7 +285,7 @@ static int write_all(struct rec_session *s, struct dat_writer *w, struct strbuf 
 	int ret = src && cpus ? 0 : -ENOMEM;
 
 	if (!ret)
-		ret = write_meta(s, w, err);
+		ret = write_meta(s, 0, w, err);
 	if (!ret)
 		ret = add_stats_options(s, w);
 	if (!ret)
@@ -299,7 +299,8 @@ static int write_all(struct rec_session *s, struct dat_writer *w, struct strbuf 
 	return ret;
 }
 
-static int write_file(struct rec_session *s, int out_fd, bool meta_only, struct strbuf *err)
+/* meta_buf: write only buffer meta_buf's metadata; -1: the whole file. */
+static int write_file(struct rec_session *s, int out_fd, int meta_buf, struct strbuf *err)
 {
 	struct dat_writer_config cfg = {
 		.version = s->version,
@@ -312,8 +313,8 @@ static int write_file(struct rec_session *s, int out_fd, bool meta_only, struct 
 	if (!s->nr_bufs)
 		return -EINVAL;
 	ret = dat_writer_open(out_fd, &cfg, &w, err);
-	if (!ret && meta_only) {
-		ret = write_meta(s, w, err);
+	if (!ret && meta_buf >= 0) {
+		ret = write_meta(s, meta_buf, w, err);
 		if (!ret)
 			ret = dat_writer_metadata_end(w, err);
 	} else if (!ret) {
@@ -327,12 +328,14 @@ static int write_file(struct rec_session *s, int out_fd, bool meta_only, struct 
 
 int rec_session_write(struct rec_session *s, int out_fd, struct strbuf *err)
 {
-	return write_file(s, out_fd, false, err);
+	return write_file(s, out_fd, -1, err);
 }
 
-int rec_session_write_meta(struct rec_session *s, int out_fd, struct strbuf *err)
+int rec_session_write_meta(struct rec_session *s, int buf, int out_fd, struct strbuf *err)
 {
-	return write_file(s, out_fd, true, err);
+	if (buf < 0 || buf >= s->nr_bufs)
+		return -EINVAL;
+	return write_file(s, out_fd, buf, err);
 }
 
 void rec_session_close(struct rec_session *s)

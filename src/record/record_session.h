@@ -40,6 +40,11 @@ struct rec_buffer {
 	char *clock;
 	uint32_t page_size;
 	struct rec_cpu *cpus;
+	/*
+	 * record -N: one socket per CPU that the recorders write raw pages to instead of temp
+	 * files; rec_session_start takes them over (the session closes them). NULL: temp files.
+	 */
+	int *sink_fds;
 };
 
 struct rec_session {
@@ -54,12 +59,7 @@ struct rec_session {
 	char *date;		/* DATE option text (record --date), or NULL */
 	uint64_t max_bytes;	/* -m in bytes per CPU, 0 = keep everything */
 	const char *raw_file;	/* per-CPU file to read; NULL: trace_pipe_raw */
-	/*
-	 * record -N: one socket per CPU that the recorders write raw pages to instead of temp
-	 * files; rec_session_start takes them over (the session closes them). datagram: UDP.
-	 */
-	int *sink_fds;
-	bool datagram;
+	bool datagram;		/* record -N over UDP: the sinks take one page per write */
 };
 
 /* `names[i]` NULL for the top instance. */
@@ -73,10 +73,10 @@ int rec_session_finish(struct rec_session *s, struct strbuf *err);
 /* Writes the trace.dat to out_fd: metadata, options, every buffer. */
 int rec_session_write(struct rec_session *s, int out_fd, struct strbuf *err);
 /*
- * Writes the file up to its CPU data (record -N sends this to the listener before recording):
- * metadata, DATE, options; no CPU statistics, which only exist at the end.
+ * Writes the file of buffer `buf` alone up to its CPU data (record -N sends this to the listener
+ * before recording): metadata, DATE, options; no CPU statistics, which only exist at the end.
  */
-int rec_session_write_meta(struct rec_session *s, int out_fd, struct strbuf *err);
+int rec_session_write_meta(struct rec_session *s, int buf, int out_fd, struct strbuf *err);
 /*
  * Stops using tracefs and the temp files (an instance with an open trace_pipe_raw cannot be
  * removed); the counters stay for the summary.
