@@ -1,7 +1,9 @@
 #!/bin/bash
 # ktrace record -N: a recording streamed to `ktrace listen` (file versions 7 and 6, TCP by
 # default, -t, --udp) and to trace-cmd 3.1.6's `trace-cmd listen` must report with both tools and
-# describe itself as a local recording of the same kind does. A listener killed mid-record must
+# describe itself as a local recording of the same kind does. The top instance with -B instances
+# must arrive as one file per instance (one listener session each, as trace-cmd sends them), each
+# holding exactly its instance's events. A listener killed mid-record must
 # end the recording with an error saying what was delivered and tracefs as it was; a refused
 # connection or handshake must fail clearly without touching tracefs.
 # Touches tracefs: run under flock /tmp/ktrace-tracefs.lock (meson does).
@@ -41,6 +43,48 @@ same_summary() {
 	else
 		fail "$3: dump --summary differs from a local recording"; cat "$WORK/diff"
 	fi
+}
+
+# events_of FILE: the event names trace-cmd report shows in FILE, sorted, one line
+events_of() {
+	tc_report "$1" 2>/dev/null | awk '{ for (i = 1; i < NF; i++)
+		if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(/:$/, "", $(i + 1)); print $(i + 1); break } }' |
+		sort -u | xargs
+}
+
+# Instance names of part 3, and the events each one records.
+IA=netsend_a
+IB=netsend_b
+INST_ARGS=(-e sched:sched_switch -B $IA -e sched:sched_wakeup
+	   -B $IB -e sched:sched_process_exec -e sched:sched_process_exit)
+INST_SETS=("sched_switch" "sched_wakeup" "sched_process_exec sched_process_exit")
+
+# check_instances WHAT FILE...: three files, each reports identically with both tools and holds
+# exactly one instance's events, every instance once.
+check_instances() {
+	local what=$1 f i got seen=()
+	shift
+	[ $# = 3 ] && pass "$what: 3 files" || { fail "$what: $# files, not 3"; return; }
+	for f in "$@"; do
+		tc_report "$f" > "$WORK/report.txt" 2>&1 ||
+			{ fail "$what: trace-cmd report $f failed"; continue; }
+		kt_report_is "$f" "$WORK/report.txt" "$what $(basename "$f")"
+		got=$(events_of "$f")
+		for i in 0 1 2; do
+			[ "$got" = "${INST_SETS[$i]}" ] && seen[$i]=$((${seen[$i]:-0} + 1))
+		done
+	done
+	for i in 0 1 2; do
+		[ "${seen[$i]:-0}" = 1 ] && pass "$what: one file holds exactly: ${INST_SETS[$i]}" ||
+			fail "$what: ${seen[$i]:-0} files hold exactly: ${INST_SETS[$i]}"
+	done
+}
+
+# after_instances WHAT: tracefs as found, the instances removed
+after_instances() {
+	[ "$(tracefs_state)" = "$BEFORE" ] && [ ! -e $T/instances/$IA ] && [ ! -e $T/instances/$IB ] &&
+		pass "$1: tracefs left as found, instances removed" ||
+		fail "$1: tracefs changed or instances left"
 }
 
 BEFORE=$(tracefs_state)
@@ -86,12 +130,39 @@ for version in 7 6; do
 done
 stop_tc
 
-# 3. the listener killed while recording
+# 3. the top instance and two -B instances: one session, one file, per instance
+for version in 7 6; do
+	what="instances v$version"
+	n=$(grep -c ': wrote \|: dropped' "$LOG")
+	rm -f "$D"/*.dat
+	"$KTRACE" record -q -N 127.0.0.1:$PORT --file-version $version "${INST_ARGS[@]}" \
+		-- sleep 0.5 > "$WORK/rec.log" 2>&1 ||
+		{ fail "$what: record -N failed"; cat "$WORK/rec.log"; }
+	wait_log ': wrote \|: dropped' $((n + 3)) || continue
+	check_instances "$what" "$D"/*.dat
+	after_instances "$what"
+done
+start_tc_listener "$WORK/tci"
+what="instances to trace-cmd listen"
+"$KTRACE" record -q -N 127.0.0.1:$TC_PORT "${INST_ARGS[@]}" -- sleep 0.5 > "$WORK/rec.log" 2>&1 ||
+	{ fail "$what: record -N failed"; cat "$WORK/rec.log"; }
+# trace-cmd listen finishes each session about two seconds after the client ends.
+for _ in $(seq 100); do
+	[ "$(ls "$WORK"/tci/*.dat 2>/dev/null | wc -l)" -ge 3 ] &&
+		! ls "$WORK"/tci/*.cpu* >/dev/null 2>&1 && break
+	sleep 0.1
+done
+sleep 0.2
+check_instances "$what" "$WORK"/tci/*.dat
+after_instances "$what"
+stop_tc
+
+# 4. the listener killed while recording
 n=$(grep -c ': connected' "$LOG")
 start=$(date +%s)
-"$KTRACE" record -q -N 127.0.0.1:$PORT -e sched -- sleep 30 > "$WORK/rec.log" 2>&1 &
+"$KTRACE" record -q -N 127.0.0.1:$PORT -e sched -B $IA -e sched -- sleep 30 > "$WORK/rec.log" 2>&1 &
 REC=$!
-wait_log ': connected' $((n + 1))
+wait_log ': connected' $((n + 2))
 # The recorder threads start once the metadata is sent: kill the listener while they stream.
 for _ in $(seq 300); do
 	[ "$(ls /proc/$REC/task 2>/dev/null | wc -l)" -gt 1 ] && break
@@ -109,14 +180,17 @@ took=$(($(date +%s) - start))
 	fail "killed listener: record ran ${took}s"
 grep -q "^ktrace record: -N 127.0.0.1:$PORT: the listener went away" "$WORK/rec.log" &&
 	grep -q '^  CPU0: [0-9]* bytes ([0-9]* pages)$' "$WORK/rec.log" &&
-	pass "killed listener: delivered bytes reported" ||
+	grep -qx ' session 1 (top instance):' "$WORK/rec.log" &&
+	grep -qx " session 2 (instance $IA):" "$WORK/rec.log" &&
+	pass "killed listener: delivered bytes reported per session" ||
 	{ fail "killed listener: no delivered-bytes message"; cat "$WORK/rec.log"; }
-[ "$(tracefs_state)" = "$BEFORE" ] && pass "killed listener: tracefs left as found" ||
+[ "$(tracefs_state)" = "$BEFORE" ] && [ ! -e $T/instances/$IA ] &&
+	pass "killed listener: tracefs left as found, instance removed" ||
 	{ fail "killed listener: tracefs changed"; diff <(echo "$BEFORE") <(tracefs_state); }
 [ "$(cat $T/set_event)" = "" ] && [ "$(cat $T/current_tracer)" = nop ] &&
 	pass "killed listener: no tracing left on" || fail "killed listener: tracing left on"
 
-# 4. connection refused (the port the killed listener had), handshake refused
+# 5. connection refused (the port the killed listener had), handshake refused
 "$KTRACE" record -N 127.0.0.1:$PORT -e sched -- true > "$WORK/rec.log" 2>&1 &&
 	fail "refused: record exits 0"
 grep -qx "ktrace record: -N 127.0.0.1:$PORT: cannot connect: Connection refused" \
@@ -135,10 +209,6 @@ grep -q "^ktrace record: -N 127.0.0.1:[0-9]*: waiting for the greeting: the list
 	"$WORK/rec.log" && pass "not a listener: clear error" ||
 	{ fail "not a listener:"; cat "$WORK/rec.log"; }
 wait $FAKE
-"$KTRACE" record -N 127.0.0.1:$PORT -B netsend_test -e sched -- true > "$WORK/rec.log" 2>&1 &&
-	fail "-B: record exits 0"
-grep -q "^ktrace record: -N 127.0.0.1:$PORT: -B netsend_test: only the top instance" \
-	"$WORK/rec.log" && pass "-B refused clearly" || { fail "-B:"; cat "$WORK/rec.log"; }
 [ "$(tracefs_state)" = "$BEFORE" ] && pass "refusals: tracefs left as found" ||
 	fail "refusals: tracefs changed"
 finish
