@@ -154,28 +154,40 @@ static int check_args(struct hist_args *a)
 	return 0;
 }
 
-/* 0, 1 after -h, or -EINVAL (message printed) */
-static int parse_args(struct hist_args *a, int argc, char **argv)
+/* The options up to the next non-option; its index in *idx. 0, 1 after -h, or -EINVAL. */
+static int parse_options(struct hist_args *a, int argc, char **argv, bool *neg, int *idx)
 {
 	struct kt_getopt g;
-	bool neg = false;
-	int c, ret, idx;
+	int c, ret = 0;
 
-	ret = parse_kind(a, &argc, &argv);
-	if (ret || kt_getopt_init(&g, &hist_help, argc, argv))
-		return ret ? ret : -ENOMEM;
+	if (kt_getopt_init(&g, &hist_help, argc, argv))
+		return -ENOMEM;
 	while (!ret && (c = kt_getopt_next(&g)) != -1) {
 		if (c == 'h') {
 			kt_usage(stdout, &hist_help);
 			ret = 1;
 		} else {
-			ret = c == '?' ? -EINVAL : one_option(a, c, g.arg, &neg);
+			ret = c == '?' ? -EINVAL : one_option(a, c, g.arg, neg);
 		}
 	}
-	idx = kt_getopt_index(&g);
+	*idx = kt_getopt_index(&g);
 	kt_getopt_release(&g);
-	for (; !ret && idx < argc; idx++)
+	return ret;
+}
+
+/* 0, 1 after -h, or -EINVAL (message printed). Options may follow a bare FILE. */
+static int parse_args(struct hist_args *a, int argc, char **argv)
+{
+	bool neg = false;
+	int ret, idx;
+
+	ret = parse_kind(a, &argc, &argv);
+	while (!ret && !(ret = parse_options(a, argc, argv, &neg, &idx)) && idx < argc) {
 		ret = set_input(a, argv[idx]);
+		/* the getopt parser takes argv[0] as the program name: the FILE just taken */
+		argc -= idx;
+		argv += idx;
+	}
 	if (!ret)
 		ret = check_args(a);
 	if (!a->o.input)
