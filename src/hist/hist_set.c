@@ -227,8 +227,11 @@ static void print_text(const struct hist_set *s, const struct hist_print *p, FIL
 		print_text_counts(s, out);
 		return;
 	}
-	fprintf(out, "# %s by %s (%zu), log2 buckets in %s\n", p->what, p->group_by, s->nr_groups,
-		p->unit);
+	if (strcmp(p->group_by, "all"))
+		fprintf(out, "# %s by %s (%zu groups), log2 buckets in %s\n", p->what,
+			p->group_by, s->nr_groups, p->unit);
+	else
+		fprintf(out, "# %s, log2 buckets in %s\n", p->what, p->unit);
 	for (i = 0; i < s->nr_groups; i++) {
 		fprintf(out, "\n");
 		print_text_group(s->groups[i], p, out);
