@@ -21,13 +21,7 @@ enum { OPT_PERFETTO = REPORT_OPT_FIRST_FREE };
 static const struct kt_option export_options[] = {
 	{ OPT_PERFETTO, "perfetto", KT_ARG_REQUIRED, "OUT", "write a Perfetto trace to OUT" },
 	{ 'i', "input", KT_ARG_REQUIRED, "FILE", "read FILE (default trace.dat, or a bare FILE)" },
-	{ 'F', NULL, KT_ARG_REQUIRED, "FILTER", "filter 'ev1,ev2' or 'ev: expr'; repeatable" },
-	{ 'v', NULL, KT_ARG_NONE, NULL, "the following -F filters drop what they match" },
-	{ 'I', NULL, KT_ARG_NONE, NULL, "leave out events in hard interrupt context" },
-	{ 'S', NULL, KT_ARG_NONE, NULL, "leave out events in soft interrupt context" },
-	{ REPORT_OPT_CPU, "cpu", KT_ARG_REQUIRED, "LIST", "only these CPUs, e.g. 0,2-3" },
-	{ REPORT_OPT_PID, "pid", KT_ARG_REQUIRED, "PID", "only events of PID (comma list)" },
-	{ REPORT_OPT_COMM, "comm", KT_ARG_REQUIRED, "COMM", "only events of tasks named COMM" },
+	REPORT_FILTER_OPTIONS,
 	{ 0 }
 };
 
