@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# bench/lib.sh: shared by bench/report and bench/record (source it from bash).
+# bench/lib.sh: shared by bench/report, bench/record and bench/listen (source it from bash).
 # Builds what the benchmarks need (ktrace with meson in release mode, the C helpers with cc),
 # keeps scratch files in one work directory, and saves/restores tracefs around recordings.
 
@@ -118,4 +118,33 @@ tfs_stats() {
 	awk '/^entries:/ { e += $2 } /^overrun:/ { o += $2 } /^commit overrun:/ { c += $3 }
 	     /^dropped events:/ { d += $3 } /^read events:/ { r += $3 }
 	     END { printf "%d %d\n", e + o + r, o + c + d }' "$TRACEFS"/per_cpu/cpu*/stats
+}
+
+# bench_record_load OUT RATE DUR BUFKB LOG RECORDER...: records OUT with `RECORDER -b BUFKB -o OUT
+# EVENTS -- load` (takes $LOCK, leaves tracefs as found): raw_syscalls enter/exit of getppid
+# from 2 threads at RATE calls/s, openat enter/exit (file name strings) at RATE/10, sched
+# switch/wakeup/waking, irq and hrtimer events, for DUR seconds.
+bench_record_load() {
+	local out=$1 rate=$2 dur=$3 bufkb=$4 logf=$5 lockfd
+	local dirs=(raw_syscalls/sys_enter raw_syscalls/sys_exit)
+	shift 5
+	exec {lockfd}>"$LOCK"
+	flock "$lockfd"
+	tfs_check_idle
+	tfs_save
+	trap 'tfs_restore "${dirs[@]}"' EXIT
+	rm -f "$out"
+	log "recording $out with ${1##*/}: ${dur}s, getppid at $rate/s (+ openat at $((rate / 10))/s)"
+	"$@" -b "$bufkb" -o "$out" \
+		-e raw_syscalls:sys_enter -f 'id == 110' -e raw_syscalls:sys_exit -f 'id == 110' \
+		-e syscalls:sys_enter_openat -e syscalls:sys_exit_openat \
+		-e sched:sched_switch -e sched:sched_wakeup -e sched:sched_waking \
+		-e irq -e timer:hrtimer_start -e timer:hrtimer_expire_entry \
+		-e timer:hrtimer_expire_exit -e timer:hrtimer_cancel \
+		-- bash -c "$TOOLS/loadgen -t 2 -r $rate -d $dur >/dev/null &
+			    $TOOLS/loadgen -o -t 1 -r $((rate / 10)) -d $dur >/dev/null; wait" \
+		> "$logf" 2>&1 || die "$1 record failed: $(tail -3 "$logf")"
+	tfs_restore "${dirs[@]}"
+	trap - EXIT
+	exec {lockfd}>&-
 }

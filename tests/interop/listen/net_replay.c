@@ -5,11 +5,15 @@
  * with protocol 3. Tests use it for deterministic sessions (the result must read like the
  * original) and for sessions cut short on purpose.
  *
- *   net_replay [--udp] [--v1] [--cut-meta] [--cut-data] [--no-close] HOST PORT FILE
+ *   net_replay [--udp] [--v1] [--cut-meta] [--cut-data] [--no-close] [--repeat N]
+ *              [--parallel] HOST PORT FILE
  *
  * --v1 speaks protocol 1 instead (v6 files only): a v1 client sends only the headers.
  * --cpus N announces N CPUs whatever the file holds.
  * --bad-datagram sends a datagram shorter than a page first on every UDP channel.
+ * --repeat N sends every CPU's pages N times over (bench/listen: volume without a huge file).
+ * --parallel sends the CPUs at once, one process each, as a recording client does; without it
+ * they go one after the other.
  */
 #define _FILE_OFFSET_BITS 64
 #include <arpa/inet.h>
@@ -22,6 +26,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ktrace/compress.h"
@@ -298,28 +303,56 @@ static void send_meta(int fd, const struct replay *r, size_t len)
 }
 
 static void send_cpu(const char *host, unsigned int port, int udp, const struct strbuf *data,
-		     size_t len, uint32_t page, int bad)
+		     size_t len, uint32_t page, int bad, int repeat)
 {
-	int fd = connect_to(host, port, udp);
+	int fd = connect_to(host, port, udp), i;
 	size_t off;
 
 	if (udp && bad)
 		send_all(fd, "not a page", 10);	/* the listener must drop it */
 
-	for (off = 0; udp && off < len; off += page) {
-		send_all(fd, data->buf + off, page);
-		if (!(off / page % 16))
-			usleep(1000);	/* loopback UDP drops what finds no room */
+	for (i = 0; i < repeat; i++) {
+		for (off = 0; udp && off < len; off += page) {
+			send_all(fd, data->buf + off, page);
+			if (!(off / page % 16))
+				usleep(1000);	/* loopback UDP drops what finds no room */
+		}
+		if (!udp)
+			send_all(fd, data->buf, len);
 	}
-	if (!udp)
-		send_all(fd, data->buf, len);
 	close(fd);
+}
+
+/* One process per CPU; dies when any of them failed. */
+static void send_cpus_parallel(const char *host, const unsigned int *ports, int udp,
+			       const struct replay *r, int bad, int repeat)
+{
+	pid_t pids[64];
+	uint32_t cpu;
+	int status, failed = 0;
+
+	for (cpu = 0; cpu < r->cpus; cpu++) {
+		pids[cpu] = fork();
+		if (pids[cpu] < 0)
+			die("fork failed");
+		if (!pids[cpu]) {
+			send_cpu(host, ports[cpu], udp, &r->cpu[cpu], r->cpu[cpu].len, r->page, bad,
+				 repeat);
+			_exit(0);
+		}
+	}
+	for (cpu = 0; cpu < r->cpus; cpu++)
+		if (waitpid(pids[cpu], &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			failed = 1;
+	if (failed)
+		die("a CPU sender failed");
 }
 
 int main(int argc, char **argv)
 {
 	int udp = 0, v1 = 0, cut_meta = 0, cut_data = 0, no_close = 0, fd, i = 1, lie = 0;
-	int bad = 0;
+	int bad = 0, repeat = 1, parallel = 0;
 	struct replay r = { 0 };
 	unsigned int ports[64];
 	struct kt_codec *codec = NULL;
@@ -333,13 +366,18 @@ int main(int argc, char **argv)
 		bad |= !strcmp(argv[i], "--bad-datagram");
 		if (!strcmp(argv[i], "--cpus") && i + 1 < argc)
 			lie = atoi(argv[++i]);
+		if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+			repeat = atoi(argv[++i]);
+		parallel |= !strcmp(argv[i], "--parallel");
 		cut_meta |= !strcmp(argv[i], "--cut-meta");
 		cut_data |= !strcmp(argv[i], "--cut-data");
 		no_close |= !strcmp(argv[i], "--no-close");
 	}
 	if (argc - i != 3)
 		die("usage: net_replay [--udp] [--v1] [--cpus N] [--cut-meta] [--cut-data] "
-		    "[--no-close] HOST PORT FILE");
+		    "[--no-close] [--repeat N] [--parallel] HOST PORT FILE");
+	if (repeat < 1)
+		die("--repeat needs a count >= 1");
 	fd = open(argv[i + 2], O_RDONLY);
 	if (fd < 0 || fstat(fd, &st))
 		die("cannot open the file");
@@ -372,10 +410,13 @@ int main(int argc, char **argv)
 		handshake(fd, &r, udp, ports);
 		send_meta(fd, &r, cut_meta ? r.meta_len / 2 : r.meta_len);
 	}
-	for (cpu = 0; !cut_meta && cpu < r.cpus; cpu++)
+	parallel &= !cut_data;	/* cutting is done on the one-by-one path */
+	if (parallel && !cut_meta)
+		send_cpus_parallel(argv[i], ports, udp, &r, bad, repeat);
+	for (cpu = 0; !parallel && !cut_meta && cpu < r.cpus; cpu++)
 		send_cpu(argv[i], ports[cpu], udp, &r.cpu[cpu],
 			 cut_data ? r.cpu[cpu].len / r.page / 2 * r.page : r.cpu[cpu].len, r.page,
-			 bad);
+			 bad, repeat);
 	if (!cut_meta && !cut_data && !no_close) {
 		struct strbuf sb = STRBUF_INIT;
 
