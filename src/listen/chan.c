@@ -17,7 +17,7 @@
 
 #define UDP_RCVBUF	(8 << 20)
 
-static int open_tmp(int dir_fd, const void *tag)
+int chan_open_tmp(int dir_fd, const void *tag)
 {
 	char name[96];
 	int fd;
@@ -87,7 +87,7 @@ int chan_open(struct chan *c, struct server_ctx *srv, int ctl_fd, int udp, uint3
 		c->fd = fd;
 	else
 		c->lfd = fd;
-	c->tmp = open_tmp(srv->dir_fd, c);
+	c->tmp = chan_open_tmp(srv->dir_fd, c);
 	return c->tmp < 0 ? c->tmp : 0;
 }
 

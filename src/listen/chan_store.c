@@ -57,6 +57,8 @@ void server_ctx_release_codecs(struct server_ctx *srv)
 	free(srv->zout);
 }
 
+static int compress_backlog(struct chan *c, struct server_ctx *srv);
+
 int chan_compress_start(struct chan *c, struct server_ctx *srv, int compression,
 			uint32_t page_size, int big)
 {
@@ -64,7 +66,7 @@ int chan_compress_start(struct chan *c, struct server_ctx *srv, int compression,
 	size_t chunk = (size_t)page_size * PAGES_PER_CHUNK;
 	int ret;
 
-	if (c->size || comp == KT_COMP_NONE || (unsigned int)comp >= 3)
+	if (comp == KT_COMP_NONE || (unsigned int)comp >= 3)
 		return 0;
 	if (!srv->codecs[comp]) {
 		ret = kt_codec_new(comp, &srv->codecs[comp]);
@@ -81,7 +83,7 @@ int chan_compress_start(struct chan *c, struct server_ctx *srv, int compression,
 	c->big = big;
 	c->raw_start = 0;
 	c->nr_chunks = 0;
-	return 0;
+	return c->size ? compress_backlog(c, srv) : 0;
 }
 
 static void put32(const struct chan *c, char *p, uint32_t v)
@@ -110,11 +112,46 @@ static int write_chunk(struct chan *c, struct server_ctx *srv, const char *raw, 
 	return 0;
 }
 
+static int read_at(int fd, uint64_t off, void *buf, size_t n)
+{
+	ssize_t r = pread(fd, buf, n, (off_t)off);
+
+	return r == (ssize_t)n ? 0 : r < 0 ? -errno : -EIO;
+}
+
+/*
+ * Pages that arrived before the metadata was complete (the event loop reads every socket, so
+ * CPU data can overtake the last metadata messages) are compressed now, into a new temporary
+ * file, rather than staying raw on disk until the session ends.
+ */
+static int compress_backlog(struct chan *c, struct server_ctx *srv)
+{
+	uint64_t off = 0, size = c->size;
+	int old = c->tmp, ret;
+
+	c->tmp = chan_open_tmp(srv->dir_fd, c);
+	if (c->tmp < 0) {
+		ret = c->tmp;
+		c->tmp = old;
+		return ret;
+	}
+	for (ret = 0; !ret && size - off >= c->chunk; off += c->chunk) {
+		ret = read_at(old, off, srv->zin, c->chunk);
+		if (!ret)
+			ret = write_chunk(c, srv, srv->zin, c->chunk);
+	}
+	if (!ret && size > off)
+		ret = read_at(old, off, srv->zin, (size_t)(size - off));
+	if (!ret && size > off)
+		ret = write_at(c->tmp, c->raw_start, srv->zin, (size_t)(size - off));
+	close(old);
+	c->size = c->raw_start + (size - off);
+	return ret;
+}
+
 static int read_tail(struct chan *c, struct server_ctx *srv, size_t tail)
 {
-	ssize_t n = pread(c->tmp, srv->zin, tail, (off_t)c->raw_start);
-
-	return n == (ssize_t)tail ? 0 : n < 0 ? -errno : -EIO;
+	return read_at(c->tmp, c->raw_start, srv->zin, tail);
 }
 
 static int store_compressed(struct chan *c, struct server_ctx *srv, const char *buf, size_t n)

@@ -112,9 +112,11 @@ struct chan {
 	uint32_t nr_chunks;
 };
 
+/* An unlinked temporary file in dir_fd (tag makes the fallback name unique). fd or -errno. */
+int chan_open_tmp(int dir_fd, const void *tag);
 /*
- * Starts compressing what arrives on c from now on; a channel that already holds data stays
- * raw (the assembler compresses it at the end). 0 or negative errno.
+ * Starts compressing what arrives on c from now on, and what it holds already (into a new
+ * temporary file). 0 or negative errno.
  */
 int chan_compress_start(struct chan *c, struct server_ctx *srv, int compression,
 			uint32_t page_size, int big);

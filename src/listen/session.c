@@ -46,7 +46,7 @@ struct session {
 	uint64_t meta_size;
 	uint64_t stored;
 	uint64_t last_activity;		/* control bytes, for the setup timeout */
-	uint64_t last_data;		/* CPU data, for the UDP quiet period */
+	uint64_t last_data;		/* CPU data: UDP quiet period, drain timeout */
 	uint64_t drain_start;
 };
 
@@ -603,9 +603,15 @@ int session_tick(struct session *s, uint64_t now)
 	const struct listen_config *cfg = s->srv->cfg;
 
 	if (s->st == ST_DRAIN) {
+		/*
+		 * The client sends CLOSE once its data is queued, not received: megabytes per CPU
+		 * may still be in the sockets. Only a channel silent that long has stalled.
+		 */
+		uint64_t since = s->last_data > s->drain_start ? s->last_data : s->drain_start;
+
 		if (drained(s, now)) {
 			finish(s);
-		} else if (now - s->drain_start > cfg->drain_ms) {
+		} else if (now - since > cfg->drain_ms) {
 			slog(s, "%s", "CPU data still open after the recording ended; keeping "
 				"what arrived");
 			s->partial = 1;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The listener's per-CPU storage: raw pages, or trace-cmd's 10-page compressed chunks made as
- * the data arrives in pieces of any size; a torn last page is dropped.
+ * the data arrives in pieces of any size, or for what arrived before compression started; a torn
+ * last page is dropped.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <fcntl.h>
 
 #include "listen.h"
 
@@ -95,29 +97,31 @@ static void test_compress_as_received(void **state)
 	free(d);
 }
 
-static void test_raw_when_data_came_first(void **state)
+static void test_backlog_compressed(void **state)
 {
-	struct server_ctx srv = { 0 };
-	size_t len = 12 * PAGE + 5;
-	char *d = make_data(len), *back = malloc(len);
+	struct server_ctx srv = { .dir_fd = open("/tmp", O_RDONLY | O_DIRECTORY) };
+	size_t len = 33 * PAGE + 5, early = 12 * PAGE + 7;
+	char *d = make_data(len);
 	struct cpu_blob blob = { 0 };
-	struct chan c = { .tmp = memfd_create("chan", 0) };
+	struct chan c = { .tmp = chan_open_tmp(srv.dir_fd, &c) };
 
 	(void)state;
-	feed(&c, &srv, d, PAGE);
-	/* Data before the metadata: the channel stays raw, the assembler compresses later. */
+	assert_true(c.tmp >= 0);
+	feed(&c, &srv, d, early);
+	/* Data before the metadata was complete: compressed when compression starts. */
 	assert_int_equal(chan_compress_start(&c, &srv, KT_COMP_ZSTD, PAGE, 0), 0);
-	assert_null(c.codec);
-	feed(&c, &srv, d + PAGE, len - PAGE);
+	assert_non_null(c.codec);
+	assert_int_equal(c.nr_chunks, 1);
+	assert_true(c.size < early / 2);
+	feed(&c, &srv, d + early, len - early);
 	assert_int_equal(chan_finish(&c, &srv, PAGE, &blob), 5);
-	assert_int_equal(blob.compressed, 0);
-	assert_int_equal(blob.size, 12 * PAGE);
-	assert_int_equal(pread(blob.fd, back, blob.size, 0), (ssize_t)blob.size);
-	assert_memory_equal(back, d, blob.size);
+	assert_int_equal(blob.compressed, 1);
+	assert_int_equal(blob.nr_chunks, 4);
+	check_chunks(&blob, d, 33 * PAGE);
 	close(c.tmp);
+	close(srv.dir_fd);
 	server_ctx_release_codecs(&srv);
 	free(d);
-	free(back);
 }
 
 static void test_empty_and_exact(void **state)
@@ -151,7 +155,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compress_as_received),
-		cmocka_unit_test(test_raw_when_data_came_first),
+		cmocka_unit_test(test_backlog_compressed),
 		cmocka_unit_test(test_empty_and_exact),
 	};
 
