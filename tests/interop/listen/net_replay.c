@@ -179,21 +179,39 @@ static void split_v7(struct replay *r, struct kt_codec *codec)
 	memset(r->meta + cut_at, 0, 8);
 }
 
+/*
+ * trace-cmd listen makes a data socket listen only in the reader process it forks after it sent
+ * the ports, so a quick client can find it refusing: try again for up to 2 s, and say so.
+ */
 static int connect_to(const char *host, unsigned int port, int udp)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC,
 				  .ai_socktype = udp ? SOCK_DGRAM : SOCK_STREAM };
 	struct addrinfo *res;
 	char serv[16];
-	int fd;
+	int fd = -1, tries;
 
 	snprintf(serv, sizeof(serv), "%u", port);
 	if (getaddrinfo(host, serv, &hints, &res))
 		die("cannot resolve the listener");
-	fd = socket(res->ai_family, res->ai_socktype, 0);
-	if (fd < 0 || connect(fd, res->ai_addr, res->ai_addrlen))
-		die("cannot connect");
+	for (tries = 0; tries < 200; tries++) {
+		fd = socket(res->ai_family, res->ai_socktype, 0);
+		if (fd < 0)
+			die("cannot create a socket");
+		if (!connect(fd, res->ai_addr, res->ai_addrlen))
+			break;
+		close(fd);
+		fd = -1;
+		if (errno != ECONNREFUSED)
+			break;
+		usleep(10000);
+	}
 	freeaddrinfo(res);
+	if (fd < 0)
+		die("cannot connect");
+	if (tries)
+		fprintf(stderr, "net_replay: port %u refused %d time(s) before it accepted\n",
+			port, tries);
 	return fd;
 }
 
