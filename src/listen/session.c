@@ -416,28 +416,30 @@ static void control_eof(struct session *s)
 	}
 }
 
-static void control_readable(struct session *s)
+/* One read; 1 when it filled the room it had, so that more is probably waiting. */
+static int control_read_once(struct session *s)
 {
+	size_t want = s->st == ST_V1_META ? s->srv->scratch_len : s->in_cap - s->in_len;
 	ssize_t n;
 
 	if (s->st == ST_V1_META) {
-		n = read(s->fd, s->srv->scratch, s->srv->scratch_len);
+		n = read(s->fd, s->srv->scratch, want);
 		if (n > 0 && store_meta(s, s->srv->scratch, (size_t)n))
 			fail(s, "over --max-file", NULL);
 	} else {
-		n = read(s->fd, s->in + s->in_len, s->in_cap - s->in_len);
+		n = read(s->fd, s->in + s->in_len, want);
 		if (n > 0)
 			s->in_len += (size_t)n;
 	}
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return;
+		return 0;
 	if (n < 0 && errno != ECONNRESET) {
 		fail_errno(s, "reading the control connection", errno);
-		return;
+		return 0;
 	}
 	if (n <= 0) {
 		control_eof(s);
-		return;
+		return 0;
 	}
 	s->last_activity = listen_now_ms();
 	if (s->st == ST_GREET || s->st == ST_V3_MAGIC)
@@ -446,6 +448,20 @@ static void control_readable(struct session *s)
 		process_messages(s);
 	else if (s->st == ST_DRAIN && s->in_len)
 		fail(s, "data after CLOSE", NULL);
+	return (size_t)n == want && (s->st == ST_MESSAGES || s->st == ST_V1_META);
+}
+
+/*
+ * Up to 32 reads in a row: a data channel takes 256 KB a turn, and metadata read one message
+ * a turn would come in after most of the CPU data, which then waits raw for the compression
+ * settings the metadata holds.
+ */
+static void control_readable(struct session *s)
+{
+	int i;
+
+	for (i = 0; i < 32 && control_read_once(s); i++)
+		;
 }
 
 static void data_event(struct session *s, uint32_t cpu)
