@@ -10,6 +10,7 @@
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/param.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -121,35 +122,66 @@ static int accept_data(struct chan *c, const struct sockaddr *peer, const char *
 	return 0;
 }
 
+/* The first datagram's sender must be the client's host; then the socket is tied to it. */
+static int udp_check_peer(struct chan *c, const struct sockaddr *peer,
+			  const struct sockaddr_storage *ss, socklen_t len, const char **why)
+{
+	if (c->peer_set)
+		return 1;
+	if (!same_host(peer, ss)) {
+		*why = "dropped a datagram from another host";
+		return 0;
+	}
+	/* From now on the kernel drops datagrams from anyone else. */
+	if (connect(c->fd, (const struct sockaddr *)ss, len))
+		return -errno;
+	c->peer_set = 1;
+	return 1;
+}
+
+/*
+ * Every datagram waiting, up to the scratch buffer, stored in one go: one datagram per turn of
+ * the event loop loses most of the data once a few dozen sockets are busy.
+ */
 static int64_t recv_udp(struct chan *c, struct server_ctx *srv, const struct sockaddr *peer,
 			uint64_t room, const char **why)
 {
 	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-	ssize_t n = recvfrom(c->fd, srv->scratch, srv->scratch_len, 0, (struct sockaddr *)&ss,
-			     &len);
+	socklen_t len;
+	size_t got = 0, tries;
+	ssize_t n;
+	int ret;
 
-	if (n < 0)
-		return errno == EAGAIN || errno == EINTR || errno == ECONNREFUSED ? 0 : -errno;
-	if (!c->peer_set) {
-		if (!same_host(peer, &ss)) {
-			*why = "dropped a datagram from another host";
-			return 0;
-		}
-		/* From now on the kernel drops datagrams from anyone else. */
-		if (connect(c->fd, (struct sockaddr *)&ss, len))
+	/*
+	 * Room for one byte more than a page tells a longer datagram from a page; pages larger
+	 * than scratch cannot come as datagrams, but the first read still takes one off.
+	 */
+	for (tries = 0; tries < 128 && (!tries || got + c->page < srv->scratch_len); tries++) {
+		len = sizeof(ss);
+		n = recvfrom(c->fd, srv->scratch + got, MIN(c->page + 1, srv->scratch_len - got), 0,
+			     (struct sockaddr *)&ss, &len);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR || errno == ECONNREFUSED))
+			break;
+		if (n < 0)
 			return -errno;
-		c->peer_set = 1;
+		ret = udp_check_peer(c, peer, &ss, len, why);
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			continue;
+		if ((uint64_t)n != c->page) {
+			/* Pages must stay whole and aligned: a datagram that is not one page is noise. */
+			if (!c->bad_datagrams++)
+				*why = "dropped a datagram that is not one page (logged once per CPU)";
+			continue;
+		}
+		got += c->page;
 	}
-	if ((uint64_t)n != c->page) {
-		/* Pages must stay whole and aligned: a datagram that is not one page is noise. */
-		if (!c->bad_datagrams++)
-			*why = "dropped a datagram that is not one page (logged once per CPU)";
+	if (!got)
 		return 0;
-	}
-	if ((uint64_t)n > room)
+	if (got > room)
 		return -EFBIG;
-	return chan_store(c, srv, srv->scratch, (size_t)n) ?: n;
+	return chan_store(c, srv, srv->scratch, got) ?: (int64_t)got;
 }
 
 int64_t chan_event(struct chan *c, struct server_ctx *srv, const struct sockaddr *peer,
