@@ -149,6 +149,9 @@ int dat_option_apply(struct dat_file *df, const struct dat_opt *opt, struct strb
 struct dat_buffer *dat_buffer_add(struct dat_file *df, const char *name);
 void dat_parse_trace_clock(struct dat_file *df, const char *text, size_t len);
 
+/* 0 for an event format that would crash libtraceevent (dat_format_guard.c) */
+int dat_format_is_safe(const char *fmt, size_t size);
+
 /* metadata into libtraceevent (dat_meta.c) */
 int dat_meta_header_info(struct dat_in *in, struct strbuf *err);
 int dat_meta_ftrace(struct dat_in *in, struct strbuf *err);

@@ -74,7 +74,10 @@ static int parse_format(struct dat_in *in, const char *system, struct strbuf *er
 		ret = dat_in_blob(in, size, &p, err);
 	if (ret)
 		return ret;
-	if (in->df->tep && tep_parse_event(in->df->tep, (const char *)p, size, system))
+	if (!in->df->tep)
+		return 0;
+	if (!dat_format_is_safe((const char *)p, size) ||
+	    tep_parse_event(in->df->tep, (const char *)p, size, system))
 		in->df->parse_failures++;
 	return 0;
 }

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Event formats that crash libtraceevent 1.7.1 (and trace-cmd 3.1.6 with it) are refused
+ * before tep_parse_event() sees them; such an event is then counted as a parse failure, as
+ * one the library rejects itself. Two damages are known (tests/fuzz/regressions/dat):
+ *
+ * - A '/' or '%' whose divisor is a zero constant or a bare word (strtoull() makes it 0): the
+ *   parser folds "atom / atom" at once and the printer divides by the constant: SIGFPE.
+ * - __print_flags() or __print_symbolic() on REC->NAME where the event has no field NAME:
+ *   the parser marks the field it did not find, through a NULL pointer.
+ *
+ * The checks only look at the "print fmt:" arguments, outside string and character literals.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dat_internal.h"
+
+#define PRINT_FMT "print fmt:"
+
+static int is_word(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+static const char *skip_space(const char *p, const char *end)
+{
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/* p at an opening quote: the byte after the closing one (or end) */
+static const char *skip_literal(const char *p, const char *end)
+{
+	char quote = *p++;
+
+	while (p < end && *p != quote)
+		p += (*p == '\\' && p + 1 < end) ? 2 : 1;
+	return p < end ? p + 1 : end;
+}
+
+/* 1 when the divisor after a '/' or '%' at op is a word that reads as zero */
+static int zero_divisor(const char *op, const char *end)
+{
+	const char *p = skip_space(op + 1, end), *w;
+	char word[32];
+	size_t len;
+
+	while (p < end && *p == '(')
+		p = skip_space(p + 1, end);
+	for (w = p; w < end && is_word(*w); w++)
+		;
+	len = (size_t)(w - p);
+	if (!len)
+		return 0;	/* a field, a cast, a sign: not folded by the parser */
+	if (skip_space(w, end) < end && *skip_space(w, end) == '(')
+		return 0;	/* a function call */
+	if (len == 3 && !memcmp(p, "REC", 3))
+		return 0;
+	if (len >= sizeof(word))
+		return 1;
+	memcpy(word, p, len);
+	word[len] = '\0';
+	return strtoull(word, NULL, 0) == 0;
+}
+
+/* 1 when the format declares a field called name (as "field:TYPE NAME;" or "NAME[N];") */
+static int has_field(const char *fmt, const char *fmt_end, const char *name, size_t len)
+{
+	const char *p = fmt, *semi, *q;
+
+	while ((p = memmem(p, (size_t)(fmt_end - p), "field:", 6))) {
+		semi = memchr(p, ';', (size_t)(fmt_end - p));
+		if (!semi)
+			return 0;
+		q = semi;
+		if (q > p && q[-1] == ']')
+			while (q > p && *q != '[')
+				q--;
+		while (q > p && isspace((unsigned char)q[-1]))
+			q--;
+		if (q - p > (long)len && !memcmp(q - len, name, len) && !is_word(q[-len - 1]))
+			return 1;
+		p = semi;
+	}
+	return 0;
+}
+
+/* 1 when the first REC->NAME after a flags or symbolic helper at p names no field */
+static int unknown_flag_field(const char *fmt, const char *p, const char *end)
+{
+	const char *rec = p, *name, *w;
+
+	while ((rec = memmem(rec, (size_t)(end - rec), "REC", 3))) {
+		name = skip_space(rec + 3, end);
+		if (name < end && *name == ')')
+			name = skip_space(name + 1, end);
+		if (end - name >= 2 && !memcmp(name, "->", 2))
+			break;
+		rec += 3;
+	}
+	if (!rec)
+		return 0;
+	name = skip_space(name + 2, end);
+	for (w = name; w < end && is_word(*w); w++)
+		;
+	return !has_field(fmt, p, name, (size_t)(w - name));
+}
+
+static int helper_at(const char *p, const char *end)
+{
+	static const char *const helpers[] = { "__print_flags", "__print_symbolic" };
+	size_t i, len;
+
+	for (i = 0; i < sizeof(helpers) / sizeof(helpers[0]); i++) {
+		len = strlen(helpers[i]);
+		if ((size_t)(end - p) >= len && !memcmp(p, helpers[i], len))
+			return 1;
+	}
+	return 0;
+}
+
+int dat_format_is_safe(const char *fmt, size_t size)
+{
+	const char *end = fmt + size;
+	const char *p = memmem(fmt, size, PRINT_FMT, strlen(PRINT_FMT));
+
+	if (!p)
+		return 1;
+	/* the format string itself, whose '%' are conversions */
+	p = skip_space(p + strlen(PRINT_FMT), end);
+	if (p < end && *p == '"')
+		p = skip_literal(p, end);
+	while (p < end) {
+		if (*p == '"' || *p == '\'') {
+			p = skip_literal(p, end);
+			continue;
+		}
+		if ((*p == '/' || *p == '%') && zero_divisor(p, end))
+			return 0;
+		if ((p == fmt || !is_word(p[-1])) && helper_at(p, end) &&
+		    unknown_flag_field(fmt, p, end))
+			return 0;
+		p++;
+	}
+	return 1;
+}
