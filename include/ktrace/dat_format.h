@@ -9,6 +9,12 @@
 
 #define DAT_MAGIC		"\027\010\104tracing"
 #define DAT_MAGIC_LEN		10
+/*
+ * What ktrace writes in place of the magic until a file is complete (its first byte is
+ * patched last): a recording killed before it finished is recognised as such, not taken
+ * for a damaged or foreign file. trace-cmd sees a wrong magic.
+ */
+#define DAT_MAGIC_UNFINISHED	"\000\010\104tracing"
 
 /* Option ids (v6 options section and v7 OPTIONS sections). */
 enum dat_option_id {

@@ -67,6 +67,11 @@ struct dat_buffer_source {
 	int nr_cpus;
 };
 
+/*
+ * Marks the file at fd, created for a recording that will be written at its end, as an
+ * unfinished recording, so that one killed before that is reported as such.
+ */
+int dat_writer_mark_unfinished(int fd);
 int dat_writer_open(int fd, const struct dat_writer_config *cfg, struct dat_writer **out,
 		    struct strbuf *err);
 void dat_writer_free(struct dat_writer *w);

@@ -45,6 +45,17 @@ static int read_compression(struct dat_file *df, struct dat_in *in, struct strbu
 	return 0;
 }
 
+/* See DAT_MAGIC_UNFINISHED; the per-CPU data lived in unlinked files, gone with the writer. */
+static int unfinished(const struct dat_file *df, struct strbuf *err)
+{
+	if (err) {
+		strbuf_reset(err);
+		strbuf_addf(err, "%s: incomplete recording (ktrace record was interrupted before it "
+			    "finished writing; its events were lost, record again)", df->name);
+	}
+	return -EBADMSG;
+}
+
 static int read_initial(struct dat_file *df, struct dat_in *in, struct strbuf *err)
 {
 	const uint8_t *p;
@@ -52,6 +63,8 @@ static int read_initial(struct dat_file *df, struct dat_in *in, struct strbuf *e
 	int ret;
 
 	ret = dat_in_blob(in, DAT_MAGIC_LEN, &p, err);
+	if (!ret && memcmp(p, DAT_MAGIC_UNFINISHED, DAT_MAGIC_LEN) == 0)
+		return unfinished(df, err);
 	if (ret || memcmp(p, DAT_MAGIC, DAT_MAGIC_LEN) != 0)
 		return dat_err(err, df, "file header", 0, -EBADMSG,
 			       "not a trace-cmd data file (wrong magic)");

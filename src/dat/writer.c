@@ -194,7 +194,7 @@ static int write_file_header(struct dat_writer *w)
 #endif
 	endian_and_long[1] = (uint8_t)sizeof(long);
 	snprintf(version, sizeof(version), "%d", w->version);
-	ret = dat_w_write(w, DAT_MAGIC, DAT_MAGIC_LEN);
+	ret = dat_w_write(w, DAT_MAGIC_UNFINISHED, DAT_MAGIC_LEN);
 	if (!ret)
 		ret = dat_w_write(w, version, strlen(version) + 1);
 	if (!ret)
@@ -211,6 +211,13 @@ static int write_file_header(struct dat_writer *w)
 	if (!ret)
 		ret = dat_w_put64(w, 0);
 	return ret;
+}
+
+int dat_writer_mark_unfinished(int fd)
+{
+	struct dat_writer w = { .fd = fd };
+
+	return dat_w_patch(&w, 0, DAT_MAGIC_UNFINISHED, DAT_MAGIC_LEN);
 }
 
 int dat_writer_open(int fd, const struct dat_writer_config *cfg, struct dat_writer **out,
@@ -458,6 +465,9 @@ int dat_writer_finish(struct dat_writer *w, struct strbuf *err)
 	}
 	if (!ret && ftruncate(w->fd, (off_t)w->off))
 		ret = -errno;
+	/* last: until now a reader sees an unfinished recording */
+	if (!ret)
+		ret = dat_w_patch(w, 0, DAT_MAGIC, DAT_MAGIC_LEN);
 	if (ret && err)
 		strbuf_addf(err, "finishing the file: %s", strerror(-ret));
 	return ret;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "ktrace/command.h"
+#include "ktrace/dat_writer.h"
 #include "ktrace/plan.h"
 #include "record_child.h"
 #include "record_date.h"
@@ -309,6 +310,7 @@ static int stop_and_write(struct record_run *run, bool write_file)
 static int open_output(struct record_run *run)
 {
 	const char *path = output_path(run->plan);
+	int ret;
 
 	if (run->plan->net_target)
 		return 0;
@@ -318,7 +320,11 @@ static int open_output(struct record_run *run)
 			strerror(errno));
 		return -errno;
 	}
-	return 0;
+	ret = dat_writer_mark_unfinished(run->out_fd);
+	if (ret)
+		fprintf(stderr, "ktrace %s: cannot write %s: %s\n", run->cmd, path,
+			strerror(-ret));
+	return ret;
 }
 
 static void finish_undo(struct record_run *run)

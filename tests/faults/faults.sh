@@ -104,9 +104,10 @@ case_disk_full() {
 }
 
 # SIGKILL: nothing of ktrace runs any more; `ktrace reset --restore` replays its journal and a
-# new record works.
+# new record works. A record killed before it finished leaves no file or one that report calls
+# an incomplete recording, in one line naming it; one that finished first leaves a good file.
 case_sigkill() {
-	local i delay pid verdict
+	local i delay pid rc verdict
 	for i in $(seq 1 "$ROUNDS"); do
 		sh "$SNAP" > "$W/before.snap"
 		rm -f "$W/k.dat"
@@ -117,6 +118,7 @@ case_sigkill() {
 		sleep "$delay"
 		kill -KILL "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
+		rc=$?
 		FAULTS=$((FAULTS + 1))
 		"$K" reset --restore > /dev/null 2> "$W/reset.err" ||
 			fail "round $i (kill after ${delay}s): reset --restore failed:" \
@@ -128,8 +130,18 @@ case_sigkill() {
 		else
 			verdict="no file"
 		fi
-		[ "$verdict" != error ] || verdict="error: $(cat "$W/report.err")"
-		echo "round $i: SIGKILL after ${delay}s: $verdict"
+		if [ "$rc" = 137 ] && [ "$verdict" = ok ]; then
+			fail "round $i: killed after ${delay}s, yet the file reads as complete"
+		elif [ "$verdict" = error ]; then
+			[ "$rc" = 137 ] || fail "round $i: record ended (exit $rc), file unreadable:" \
+				"$(cat "$W/report.err")"
+			grep -qx "ktrace report: $W/k.dat: incomplete recording (ktrace record was.*)" \
+				"$W/report.err" ||
+				fail "round $i: not reported as an incomplete recording:" \
+				     "$(cat "$W/report.err")"
+			verdict="error: $(cat "$W/report.err")"
+		fi
+		echo "round $i: SIGKILL after ${delay}s (exit $rc): $verdict"
 	done
 	"$K" record -q -o "$W/again.dat" -e sched:sched_switch -- sleep 0.2 2> "$W/record.err" ||
 		fail "record after the kills failed: $(cat "$W/record.err")"
