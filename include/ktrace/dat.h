@@ -83,14 +83,16 @@ struct dat_open_opts {
 	 * must exist when the formats are parsed. Non-zero aborts the open.
 	 */
 	int (*prepare_tep)(struct tep_handle *tep, void *arg);
+	/*
+	 * Called before the tep handle is freed, on a failed open too (prepare_tep has run on it
+	 * then): the place to unload the plugins it loaded (tep_unload_plugins).
+	 */
+	void (*release_tep)(struct tep_handle *tep, void *arg);
 	void *prepare_arg;
 };
 
 int dat_file_open(const char *path, struct dat_file **out, struct strbuf *err);
-/*
- * dat_file_close() frees the tep handle too: unload plugins loaded by prepare_tep
- * (tep_unload_plugins) before closing.
- */
+/* dat_file_close() frees the tep handle too, after release_tep. */
 int dat_file_open_opts(const char *path, const struct dat_open_opts *opts,
 		       struct dat_file **out, struct strbuf *err);
 void dat_file_close(struct dat_file *df);

@@ -224,6 +224,8 @@ void dat_file_close(struct dat_file *df)
 	free(df->comp_version);
 	kt_codec_free(df->codec);
 	dat_tsync_free(df->tsync);
+	if (df->tep && df->opts.release_tep)
+		df->opts.release_tep(df->tep, df->opts.prepare_arg);
 	if (df->tep)
 		tep_free(df->tep);
 	free(df->path);

@@ -176,6 +176,15 @@ static int prepare_tep(struct tep_handle *tep, void *arg)
 	return 0;
 }
 
+static void release_tep(struct tep_handle *tep, void *arg)
+{
+	struct report_run *run = arg;
+
+	if (run->plugins)
+		tep_unload_plugins(run->plugins, tep);
+	run->plugins = NULL;
+}
+
 /*
  * plugin_function prints the time of a func_repeats event's last call with the format in its
  * variable tep_func_repeat_format, which trace-cmd overrides to match its own timestamps.
@@ -205,6 +214,7 @@ static int open_file(struct report_run *run)
 		.raw_ts = o->raw_ts,
 		.ts2secs_hz = o->ts2secs,
 		.prepare_tep = prepare_tep,
+		.release_tep = release_tep,
 		.prepare_arg = run,
 	};
 
@@ -287,11 +297,7 @@ int cmd_report(int argc, char **argv)
 			fail(&run, ret);
 	}
 	fflush(stdout);
-	if (run.df) {
-		if (run.plugins)
-			tep_unload_plugins(run.plugins, dat_file_tep(run.df));
-		dat_file_close(run.df);
-	}
+	dat_file_close(run.df);
 	strbuf_release(&run.err);
 	report_opts_release(&o);
 	return status;

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dat_format_is_safe(): the formats that crash libtraceevent are refused, and the ordinary
+ * ones (divisions by constants, flags on real fields, '%' and '/' inside literals) are not.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "dat_internal.h"
+
+#define FIELDS "name: ev\nID: 1\nformat:\n" \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n" \
+	"\tfield:char comm[16];\toffset:12;\tsize:16;\tsigned:0;\n" \
+	"\tfield:u64 delta;\toffset:32;\tsize:8;\tsigned:0;\n\n"
+
+static int safe(const char *print_fmt)
+{
+	char buf[2048];
+
+	snprintf(buf, sizeof(buf), "%sprint fmt: %s\n", FIELDS, print_fmt);
+	return dat_format_is_safe(buf, strlen(buf));
+}
+
+static void test_kept(void **state)
+{
+	(void)state;
+	assert_true(safe("\"vec=%u\", REC->vec"));
+	assert_true(safe("\"%llu.%03llu\", REC->delta / 1000, REC->delta % 1000"));
+	assert_true(safe("\"%llu\", (REC->delta) / (0x10)"));
+	assert_true(safe("\"%llu\", REC->delta / REC->vec"));
+	assert_true(safe("\"%llu\", REC->delta / sizeof(u32)"));
+	assert_true(safe("\"a/0 %% b\", REC->vec"));
+	assert_true(safe("\"%c\", '/'"));
+	assert_true(safe("\"%s\", __print_symbolic(REC->vec, { 0, \"HI\" })"));
+	assert_true(safe("\"%s\", __print_flags(REC->comm[0], \"|\", { 1, \"A\" })"));
+	assert_true(safe("\"%s\", __print_flags((REC)->vec, \"|\", { 1, \"A\" })"));
+	assert_true(safe("\"%s\", __print_symbolic_u64(REC->common_type, { 0, \"X\" })"));
+	/* no print fmt at all: nothing to check */
+	assert_true(dat_format_is_safe("name: x\n", 8));
+}
+
+static void test_refused(void **state)
+{
+	(void)state;
+	/* the fuzzer's "R/C->thread_count": folded as 0 / 0 while parsing */
+	assert_false(safe("\"%u\", R/C->vec"));
+	assert_false(safe("\"%llu\", REC->delta / 0"));
+	assert_false(safe("\"%llu\", REC->delta % ( 0x0 )"));
+	assert_false(safe("\"%llu\", REC->delta / NSEC_PER_USEC"));
+	/* the fuzzer's "REC->1rv": the flag is set through a NULL field */
+	assert_false(safe("\"%s\", __print_symbolic(REC->1rv, { 0, \"HI\" })"));
+	assert_false(safe("\"%s\", __print_flags(REC->flags, \"|\", { 1, \"A\" })"));
+	/* a field name that only ends like a declared one */
+	assert_false(safe("\"%s\", __print_flags(REC->ec, \"|\", { 1, \"A\" })"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kept),
+		cmocka_unit_test(test_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
