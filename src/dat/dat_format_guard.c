@@ -69,7 +69,7 @@ static int zero_divisor(const char *op, const char *end)
 /* 1 when the format declares a field called name (as "field:TYPE NAME;" or "NAME[N];") */
 static int has_field(const char *fmt, const char *fmt_end, const char *name, size_t len)
 {
-	const char *p = fmt, *semi, *q;
+	const char *p = fmt, *semi, *q, *start;
 
 	while ((p = memmem(p, (size_t)(fmt_end - p), "field:", 6))) {
 		semi = memchr(p, ';', (size_t)(fmt_end - p));
@@ -81,7 +81,8 @@ static int has_field(const char *fmt, const char *fmt_end, const char *name, siz
 				q--;
 		while (q > p && isspace((unsigned char)q[-1]))
 			q--;
-		if (q - p > (long)len && !memcmp(q - len, name, len) && !is_word(q[-len - 1]))
+		start = q - p > (long)len ? q - len : NULL;
+		if (start && !memcmp(start, name, len) && !is_word(start[-1]))
 			return 1;
 		p = semi;
 	}
