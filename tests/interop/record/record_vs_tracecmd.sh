@@ -9,13 +9,18 @@ HELPER=$(realpath "$2")
 W=$(mktemp -d /tmp/ktrace-record-interop.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
 status=0
+# A clean environment, but an ASan build (scripts/sanitize) keeps its settings.
+clean_env=(env -i PATH=/usr/bin:/bin HOME=/nonexistent LC_ALL=C)
+for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
+	[ -z "${!v:-}" ] || clean_env+=("$v=${!v}")
+done
 
 compare() {	# NAME FILE [report options...]
 	local name=$1 file=$2
 	shift 2
-	(cd "$(dirname "$file")" && env -i PATH=/usr/bin:/bin HOME=/nonexistent LC_ALL=C \
+	(cd "$(dirname "$file")" && "${clean_env[@]}" \
 		trace-cmd report "$@" -i "$(basename "$file")") > "$W/$name.tc" 2>&1
-	(cd "$(dirname "$file")" && env -i PATH=/usr/bin:/bin HOME=/nonexistent LC_ALL=C \
+	(cd "$(dirname "$file")" && "${clean_env[@]}" \
 		"$K" report "$@" -i "$(basename "$file")") > "$W/$name.kt" 2>&1
 	if ! cmp -s "$W/$name.tc" "$W/$name.kt"; then
 		echo "FAIL: $name: ktrace report differs from trace-cmd report:" >&2
