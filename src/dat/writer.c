@@ -448,6 +448,9 @@ int dat_writer_metadata_end(struct dat_writer *w, struct strbuf *err)
 	} else {
 		ret = dat_w_options_section(w);
 	}
+	/* the metadata a listener receives is complete: it must not read as unfinished */
+	if (!ret)
+		ret = dat_w_patch(w, 0, DAT_MAGIC, DAT_MAGIC_LEN);
 	if (ret && err)
 		strbuf_addf(err, "writing the options: %s", strerror(-ret));
 	return ret;
