@@ -14,6 +14,10 @@
  *   report_fgraph.c   the function_graph handlers (trace-cmd has its own, not a plugin)
  *   report_time.c     timestamp text
  *   report_info.c     --stat, --uname, --version, --cpus, -E, -f, -P, -e, -p
+ *   report_rows.c     --format json|csv: the event loop of the structured output
+ *   report_layout.c   each event's fields, typed, and their values in a record
+ *   report_json.c     one NDJSON object per event
+ *   report_csv.c      --fields columns, RFC 4180 quoting
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -34,8 +38,17 @@ struct report_filter_arg {
 	bool neg;		/* given after -v: drop what matches */
 };
 
+/* --format: trace-cmd's text (the default), or one JSON object or CSV row per event */
+enum report_format {
+	REPORT_FORMAT_TEXT,
+	REPORT_FORMAT_JSON,
+	REPORT_FORMAT_CSV,
+};
+
 struct report_opts {
 	const char *input;
+	enum report_format format;
+	const char *fields;	/* --fields: the CSV columns, comma-separated */
 	bool latency;		/* -l */
 	bool nsec;		/* -t */
 	bool raw;		/* -R */
@@ -299,6 +312,90 @@ int report_print_event(struct report_printer *p, const struct report_event *ev, 
 /* After the last event: the -w summary. */
 void report_printer_finish(struct report_printer *p, FILE *out);
 void report_printer_free(struct report_printer *p);
+
+/* ------------------------------------------------------------------ structured output */
+
+/* How a field's bytes are read: decided once per event from its format. */
+enum report_field_kind {
+	REPORT_FIELD_INT,	/* signed integer of 1, 2, 4 or 8 bytes */
+	REPORT_FIELD_UINT,	/* unsigned integer (pointers too) */
+	REPORT_FIELD_STR,	/* char array, up to its first NUL */
+	REPORT_FIELD_ARRAY,	/* any other array: integers of `elem` bytes */
+};
+
+struct report_field {
+	struct tep_format_field *f;
+	const char *name;		/* common fields without their "common_" */
+	enum report_field_kind kind;
+	bool dynamic;			/* __data_loc / __rel_loc: the data lies after the fields */
+	bool sign;			/* ARRAY: signed elements */
+	unsigned int elem;		/* ARRAY: element size (1, 2, 4 or 8) */
+};
+
+struct report_event_layout {
+	struct tep_event *event;
+	struct report_field *fields;	/* the event's own fields, in format order */
+	int nr_fields;
+	struct report_field *common;	/* common fields but common_type and common_pid */
+	int nr_common;
+};
+
+/* One field's value in one record; STR and ARRAY point into the record. */
+struct report_value {
+	bool valid;			/* false when the record is too short for the field */
+	enum report_field_kind kind;
+	long long i;
+	unsigned long long u;
+	const char *data;		/* STR: the bytes (no NUL); ARRAY: the first element */
+	size_t len;			/* STR: bytes; ARRAY: elements */
+};
+
+struct report_layouts;
+
+int report_layouts_new(struct tep_handle *tep, struct report_layouts **out);
+/* The event's layout, built on first use; NULL when out of memory. */
+const struct report_event_layout *report_layout_of(struct report_layouts *l,
+						  struct tep_event *event);
+void report_layouts_free(struct report_layouts *l);
+void report_field_value(struct tep_handle *tep, const struct report_field *rf,
+			const struct tep_record *r, struct report_value *v);
+/* An ARRAY value as "[1,2,3]" (signed or not as the field says). */
+void report_value_put_array(struct tep_handle *tep, const struct report_field *rf,
+			    const struct report_value *v, struct strbuf *sb);
+/* An integer value (INT or UINT) in decimal. */
+void report_value_put_int(const struct report_value *v, struct strbuf *sb);
+
+/* What JSON and CSV rows show of one event, gathered once. */
+struct report_row {
+	struct tep_handle *tep;
+	struct tep_record *record;
+	const struct report_event_layout *layout;	/* NULL: an event type the file lacks */
+	const char *instance;		/* NULL when the file has no instances, "" for the top */
+	const char *comm;
+	int pid;
+	const char *lat;		/* -l: the latency column ("d.h1."), else NULL */
+};
+
+/* Appends the event's JSON object (no newline) to sb. */
+void report_json_row(const struct report_row *row, struct strbuf *sb);
+/* The JSON string of len bytes: escapes, invalid UTF-8 bytes as \u00XX. */
+void report_json_put_str(struct strbuf *sb, const char *s, size_t len);
+
+struct report_csv;
+
+/* Parses --fields (default ts,cpu,comm,pid,event); -EINVAL naming an unknown column. */
+int report_csv_new(struct tep_handle *tep, const char *fields, struct report_csv **out,
+		   struct strbuf *err);
+void report_csv_header(const struct report_csv *csv, struct strbuf *sb);
+/* true when a column needs the latency text (struct report_row.lat) */
+bool report_csv_wants_lat(const struct report_csv *csv);
+/* Appends the event's row (no newline) to sb; 0 or -ENOMEM. */
+int report_csv_row(struct report_csv *csv, const struct report_row *row, struct strbuf *sb);
+void report_csv_free(struct report_csv *csv);
+
+/* Streams the kept events of df to out as JSON or CSV (o->format). */
+int report_rows_print(struct dat_file *df, const struct report_opts *o,
+		      struct report_filter *filter, FILE *out, struct strbuf *err);
 
 /* ------------------------------------------------------------------ info */
 

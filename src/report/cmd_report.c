@@ -121,6 +121,19 @@ static int print_events(struct report_run *run, struct report_filter *filter)
 	return ret;
 }
 
+/* --format json/csv: the events only, without trace-cmd's "cpus=N" line */
+static int print_rows(struct report_run *run, struct report_filter *filter,
+		      const struct dat_buffer *top)
+{
+	if (top && top->latency) {
+		strbuf_addf(&run->err, "%s holds a latency tracer's text, not events: "
+			    "--format %s needs events", run->o->input,
+			    run->o->format == REPORT_FORMAT_JSON ? "json" : "csv");
+		return -EINVAL;
+	}
+	return report_rows_print(run->df, run->o, filter, stdout, &run->err);
+}
+
 static void print_latency_text(struct dat_file *df)
 {
 	uint64_t size = 0;
@@ -144,6 +157,10 @@ static int print_file(struct report_run *run)
 	if (o->filter_test && report_filter_has_event_filters(filter))
 		goto out;
 	top = dat_file_nr_buffers(run->df) ? dat_file_buffer(run->df, 0) : NULL;
+	if (o->format != REPORT_FORMAT_TEXT && !o->version && !o->uname && !o->stat) {
+		ret = print_rows(run, filter, top);
+		goto out;
+	}
 	printf("cpus=%d\n", dat_file_nr_cpus(run->df));
 	if (top && top->latency) {
 		print_latency_text(run->df);

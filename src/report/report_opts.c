@@ -19,11 +19,13 @@ enum {
 	OPT_CPUS = REPORT_OPT_FIRST_FREE, OPT_EVENTS, OPT_EVENT, OPT_FIRST, OPT_LAST, OPT_KALLSYMS,
 	OPT_CHECK_EVENTS, OPT_NODATE, OPT_STAT, OPT_BOUNDARY, OPT_DEBUG,
 	OPT_PROFILE, OPT_UNAME, OPT_VERSION, OPT_BYCOMM, OPT_TSOFFSET, OPT_TS2SECS, OPT_TSDIFF,
-	OPT_TSCHECK, OPT_RAW_TS, OPT_ALIGN_TS, OPT_VERBOSE,
+	OPT_TSCHECK, OPT_RAW_TS, OPT_ALIGN_TS, OPT_VERBOSE, OPT_FORMAT, OPT_FIELDS,
 };
 
 static const struct kt_option report_options[] = {
 	{ 'i', "input", KT_ARG_REQUIRED, "FILE", "read FILE (default trace.dat; also a bare FILE)" },
+	{ OPT_FORMAT, "format", KT_ARG_REQUIRED, "FMT", "text (default), json (one object per line), csv" },
+	{ OPT_FIELDS, "fields", KT_ARG_REQUIRED, "LIST", "csv columns, e.g. ts,cpu,comm,pid,event,prev_pid" },
 	{ 'l', NULL, KT_ARG_NONE, NULL, "latency format: irqs-off, need-resched, irq, preempt" },
 	{ 't', NULL, KT_ARG_NONE, NULL, "full-resolution (nanosecond) timestamps" },
 	{ 'R', NULL, KT_ARG_NONE, NULL, "print the raw fields of every event" },
@@ -198,6 +200,37 @@ static int plugin_option(const char *arg)
 	return ret < 0 ? ret : 0;
 }
 
+static int set_format(struct report_opts *o, const char *arg)
+{
+	if (!strcmp(arg, "text"))
+		o->format = REPORT_FORMAT_TEXT;
+	else if (!strcmp(arg, "json"))
+		o->format = REPORT_FORMAT_JSON;
+	else if (!strcmp(arg, "csv"))
+		o->format = REPORT_FORMAT_CSV;
+	else {
+		fprintf(stderr, "ktrace report: --format: unknown format '%s' (text, json, csv)\n",
+			arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Combinations that cannot mean anything, refused once every option is known. */
+static int check_format(const struct report_opts *o)
+{
+	const char *why = NULL;
+
+	if (o->fields && o->format != REPORT_FORMAT_CSV)
+		why = "--fields needs --format csv";
+	else if (o->wakeup && o->format != REPORT_FORMAT_TEXT)
+		why = "-w prints into the text output: it needs --format text";
+	if (!why)
+		return 0;
+	fprintf(stderr, "ktrace report: %s\n", why);
+	return -EINVAL;
+}
+
 static int unsupported(const char *what)
 {
 	fprintf(stderr, "ktrace report: %s is not supported\n", what);
@@ -313,6 +346,8 @@ static int one_option(struct report_opts *o, int c, const char *arg, bool *neg)
 		o->nr_plugin_options++;
 		return plugin_option(arg);
 	case OPT_KALLSYMS: o->kallsyms = arg; return 0;
+	case OPT_FORMAT: return set_format(o, arg);
+	case OPT_FIELDS: o->fields = arg; return 0;
 	case OPT_TSOFFSET: return set_ts_offset(o, arg);
 	case OPT_TS2SECS: o->ts2secs = strtoull(arg, NULL, 0); return 0;
 	case OPT_EVENTS: return unsupported("--events");
@@ -347,6 +382,8 @@ int report_opts_parse(struct report_opts *o, int argc, char **argv)
 	kt_getopt_release(&g);
 	if (!ret && idx < argc)
 		ret = set_input(o, argv[idx]);
+	if (!ret)
+		ret = check_format(o);
 	if (!o->input)
 		o->input = "trace.dat";
 	return ret;
