@@ -386,6 +386,8 @@ struct report_csv;
 /* Parses --fields (default ts,cpu,comm,pid,event); -EINVAL naming an unknown column. */
 int report_csv_new(struct tep_handle *tep, const char *fields, struct report_csv **out,
 		   struct strbuf *err);
+/* One cell, quoted as RFC 4180 asks when it holds a comma, a quote, CR or LF. */
+void report_csv_put_cell(struct strbuf *sb, const char *s, size_t len);
 void report_csv_header(const struct report_csv *csv, struct strbuf *sb);
 /* true when a column needs the latency text (struct report_row.lat) */
 bool report_csv_wants_lat(const struct report_csv *csv);

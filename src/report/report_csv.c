@@ -145,7 +145,7 @@ bool report_csv_wants_lat(const struct report_csv *csv)
 }
 
 /* RFC 4180: quote the cell when it holds a comma, a quote or a line break. */
-static void put_cell(struct strbuf *sb, const char *s, size_t len)
+void report_csv_put_cell(struct strbuf *sb, const char *s, size_t len)
 {
 	size_t i;
 
@@ -170,7 +170,7 @@ void report_csv_header(const struct report_csv *csv, struct strbuf *sb)
 	for (i = 0; i < csv->nr_cols; i++) {
 		if (i)
 			strbuf_addch(sb, ',');
-		put_cell(sb, csv->cols[i].name, strlen(csv->cols[i].name));
+		report_csv_put_cell(sb, csv->cols[i].name, strlen(csv->cols[i].name));
 	}
 }
 
@@ -232,11 +232,11 @@ static void put_field(const struct report_row *row, const struct report_field *r
 	if (!v.valid)
 		return;
 	if (v.kind == REPORT_FIELD_STR) {
-		put_cell(sb, v.data, v.len);
+		report_csv_put_cell(sb, v.data, v.len);
 	} else if (v.kind == REPORT_FIELD_ARRAY) {
 		strbuf_reset(scratch);
 		report_value_put_array(row->tep, rf, &v, scratch);
-		put_cell(sb, scratch->buf, scratch->len);
+		report_csv_put_cell(sb, scratch->buf, scratch->len);
 	} else {
 		report_value_put_int(&v, sb);
 	}
@@ -245,7 +245,7 @@ static void put_field(const struct report_row *row, const struct report_field *r
 static void put_str_cell(struct strbuf *sb, const char *s)
 {
 	if (s)
-		put_cell(sb, s, strlen(s));
+		report_csv_put_cell(sb, s, strlen(s));
 }
 
 static void put_fixed(const struct report_row *row, enum csv_col_kind kind, struct strbuf *sb)

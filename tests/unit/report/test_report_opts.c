@@ -98,6 +98,34 @@ static void test_errors(void **state)
 	report_opts_release(&o);
 }
 
+static void test_format(void **state)
+{
+	struct report_opts o;
+
+	(void)state;
+	assert_int_equal(PARSE(&o, "t.dat"), 0);
+	assert_int_equal(o.format, REPORT_FORMAT_TEXT);
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "--format", "json", "-l", "t.dat"), 0);
+	assert_int_equal(o.format, REPORT_FORMAT_JSON);
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "--format", "csv", "--fields", "ts,prev_pid", "t.dat"), 0);
+	assert_int_equal(o.format, REPORT_FORMAT_CSV);
+	assert_string_equal(o.fields, "ts,prev_pid");
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "--format", "xml"), -EINVAL);
+	report_opts_release(&o);
+	/* --fields only means something for csv; -w writes into the text */
+	assert_int_equal(PARSE(&o, "--fields", "ts", "t.dat"), -EINVAL);
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "--format", "json", "--fields", "ts", "t.dat"), -EINVAL);
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "--format", "json", "-w", "t.dat"), -EINVAL);
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "--format", "text", "-w", "t.dat"), 0);
+	report_opts_release(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -106,6 +134,7 @@ int main(void)
 		cmocka_unit_test(test_v_negates_following_filters),
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_format),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
