@@ -31,6 +31,8 @@ static const char *const variants[][4] = {
 	{ "report", "-E" },
 	{ "report", "-F", "sched_switch: prev_pid != 0 || next_comm ~ \"k*\"" },
 	{ "report", "-w" },
+	{ "report", "--format", "json", "-l" },
+	{ "report", "--format", "csv" },
 	{ "dump", "--all" },
 	{ "dump", "--sections", "--strings", "--options" },
 };
