@@ -24,8 +24,10 @@ enum {
 
 static const struct kt_option report_options[] = {
 	{ 'i', "input", KT_ARG_REQUIRED, "FILE", "read FILE (default trace.dat; also a bare FILE)" },
-	{ OPT_FORMAT, "format", KT_ARG_REQUIRED, "FMT", "text (default), json (one object per line), csv" },
-	{ OPT_FIELDS, "fields", KT_ARG_REQUIRED, "LIST", "csv columns, e.g. ts,cpu,comm,pid,event,prev_pid" },
+	{ OPT_FORMAT, "format", KT_ARG_REQUIRED, "FMT",
+	  "text (default), json (one object per line), csv" },
+	{ OPT_FIELDS, "fields", KT_ARG_REQUIRED, "LIST",
+	  "csv columns, e.g. ts,cpu,comm,pid,event,prev_pid" },
 	{ 'l', NULL, KT_ARG_NONE, NULL, "latency format: irqs-off, need-resched, irq, preempt" },
 	{ 't', NULL, KT_ARG_NONE, NULL, "full-resolution (nanosecond) timestamps" },
 	{ 'R', NULL, KT_ARG_NONE, NULL, "print the raw fields of every event" },
@@ -200,6 +202,12 @@ static int plugin_option(const char *arg)
 	return ret < 0 ? ret : 0;
 }
 
+static int report_bad_format(const char *arg)
+{
+	fprintf(stderr, "ktrace report: --format: unknown format '%s' (text, json, csv)\n", arg);
+	return -EINVAL;
+}
+
 static int set_format(struct report_opts *o, const char *arg)
 {
 	if (!strcmp(arg, "text"))
@@ -208,11 +216,8 @@ static int set_format(struct report_opts *o, const char *arg)
 		o->format = REPORT_FORMAT_JSON;
 	else if (!strcmp(arg, "csv"))
 		o->format = REPORT_FORMAT_CSV;
-	else {
-		fprintf(stderr, "ktrace report: --format: unknown format '%s' (text, json, csv)\n",
-			arg);
-		return -EINVAL;
-	}
+	else
+		return report_bad_format(arg);
 	return 0;
 }
 
