@@ -233,6 +233,26 @@ int report_fgraph_entry_id(const struct report_fgraph *fg);
 /* "  "/"+ "/"! "/"# "/"$ " then "%lu.%03lu us " padded, then "|  ", as trace-cmd. */
 void report_fgraph_put_duration(struct trace_seq *s, unsigned long long duration);
 
+/* ------------------------------------------------------------------ compiled formats */
+
+/*
+ * Events by id, and their print formats compiled once (report_cfmt.c): the text that
+ * libtraceevent's pretty printer gives, without its per-event evaluation, for the formats that
+ * can be compiled exactly.
+ */
+struct report_cfmt;
+
+int report_cfmt_new(struct tep_handle *tep, struct report_cfmt **out);
+/* The record's event (tep_find_event_by_record() with a table by id); NULL when unknown. */
+struct tep_event *report_cfmt_event(struct report_cfmt *rc, struct tep_record *r);
+/*
+ * Appends the text tep_print_event(TEP_PRINT_INFO) gives for `event` when it has no handler
+ * to run; false, with sb unchanged, when libtraceevent must print this record.
+ */
+bool report_cfmt_print(struct report_cfmt *rc, struct strbuf *sb, struct tep_record *r,
+		       struct tep_event *event);
+void report_cfmt_free(struct report_cfmt *rc);
+
 /* ------------------------------------------------------------------ sched fast path */
 
 /*

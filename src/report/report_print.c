@@ -30,6 +30,7 @@ struct report_printer {
 	struct report_sched *sched;	/* NULL with -N: the plugin is not there */
 	struct report_wakeup *wakeup;	/* -w */
 	struct report_function *function; /* NULL unless plugin_function runs with its defaults */
+	struct report_cfmt *cfmt;	/* events by id, compiled print formats */
 	struct strbuf line;		/* the line being built */
 	struct trace_seq seq;		/* scratch for what libtraceevent prints */
 	bool prefix;
@@ -98,6 +99,9 @@ static int printer_create(struct tep_handle *tep, struct dat_file *df,
 	p->prefix_width = conf->prefix_width;
 	p->fgraph_entry_id = -1;
 	trace_seq_init(&p->seq);
+	ret = report_cfmt_new(p->tep, &p->cfmt);
+	if (ret)
+		goto fail;
 	if (!o->no_plugins && !o->no_sys_plugins && conf->stream) {
 		struct report_lookahead la = { peek_cb, consume_cb, conf->stream };
 
@@ -239,6 +243,10 @@ static void put_info(struct report_printer *p, struct tep_record *r, struct tep_
 	struct trace_seq *s = &p->seq;
 	int flags;
 
+	if (event && !p->o->raw && !(event->flags & TEP_EVENT_FL_PRINTRAW) &&
+	    (!event->handler || (event->flags & TEP_EVENT_FL_NOHANDLE)) &&
+	    report_cfmt_print(p->cfmt, &p->line, r, event))
+		return;
 	if (!event || p->o->raw || (event->flags & TEP_EVENT_FL_PRINTRAW) || !event->handler ||
 	    (event->flags & TEP_EVENT_FL_NOHANDLE)) {
 		tep_print_event(p->tep, s, r, "%s", p->o->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
@@ -300,7 +308,7 @@ int report_print_event(struct report_printer *p, const struct report_event *ev, 
 			return -ENOMEM;
 	}
 	r = *src;
-	event = tep_find_event_by_record(p->tep, &r);
+	event = report_cfmt_event(p->cfmt, &r);
 
 	strbuf_reset(line);
 	put_prefix(p, ev->buffer);
@@ -333,6 +341,7 @@ void report_printer_free(struct report_printer *p)
 	report_sched_free(p->sched);
 	report_wakeup_free(p->wakeup);
 	report_function_free(p->function);
+	report_cfmt_free(p->cfmt);
 	trace_seq_destroy(&p->seq);
 	strbuf_release(&p->line);
 	free(p);

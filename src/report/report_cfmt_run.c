@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Running compiled print formats (report_cfmt.c), and the table by event id that holds them:
+ * the event of a record is found there by its id, without libtraceevent's binary search, and
+ * its format is compiled the first time the event is seen.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "ktrace/report.h"
+#include "report_cfmt.h"
+
+enum {
+	SLOT_EVENT = 1,		/* `event` was looked up (it may be NULL: no such id) */
+	SLOT_TRIED = 2,		/* the format was compiled (`ce`), or could not be (NULL) */
+};
+
+struct cfmt_slot {
+	struct tep_event *event;
+	struct cfmt_event *ce;
+	unsigned char state;
+};
+
+struct report_cfmt {
+	struct tep_handle *tep;
+	bool native;		/* the file's byte order is the host's */
+	int long_size;
+	struct cfmt_slot *slots;
+	int nr_slots;
+};
+
+/* ------------------------------------------------------------------ running */
+
+static unsigned long long load(const unsigned char *p, unsigned int size)
+{
+	uint8_t b;
+	uint16_t h;
+	uint32_t w;
+	uint64_t q;
+
+	switch (size) {
+	case 1: memcpy(&b, p, 1); return b;
+	case 2: memcpy(&h, p, 2); return h;
+	case 4: memcpy(&w, p, 4); return w;
+	default: memcpy(&q, p, 8); return q;
+	}
+}
+
+/* The value as printf sees it after libtraceevent's cast to the conversion's length */
+static unsigned long long narrow(const struct cfmt_op *op, unsigned long long v, bool *neg)
+{
+	long long s;
+
+	*neg = false;
+	if (op->conv != 'd' && op->conv != 'i') {
+		switch (op->ls) {
+		case -2: return (unsigned char)v;
+		case -1: return (unsigned short)v;
+		case 0: return (unsigned int)v;
+		default: return v;
+		}
+	}
+	switch (op->ls) {
+	case -2: s = (signed char)v; break;
+	case -1: s = (short)v; break;
+	case 0: s = (int)v; break;
+	default: s = (long long)v; break;
+	}
+	*neg = s < 0;
+	return *neg ? 0ULL - (unsigned long long)s : (unsigned long long)s;
+}
+
+static char *pad(char *o, char ch, int n)
+{
+	while (n-- > 0)
+		*o++ = ch;
+	return o;
+}
+
+/* printf's %d/%u/%x/%X with the op's flags and width; `o` has width + 24 bytes of room */
+static char *put_num(char *o, const struct cfmt_op *op, unsigned long long raw)
+{
+	const char *digits = op->conv == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+	unsigned int base = (op->conv == 'x' || op->conv == 'X') ? 16 : 10;
+	char tmp[24], prefix[2];
+	int n = 0, plen = 0, fill;
+	bool neg;
+	unsigned long long v = narrow(op, raw & op->mask, &neg);
+
+	if (neg)
+		prefix[plen++] = '-';
+	else if ((op->flags & CFMT_ALT) && v)
+		plen = 2, prefix[0] = '0', prefix[1] = op->conv;
+	do {
+		tmp[n++] = digits[v % base];
+		v /= base;
+	} while (v);
+	fill = op->width - n - plen;
+	if (!(op->flags & (CFMT_LEFT | CFMT_ZERO)))
+		o = pad(o, ' ', fill);
+	memcpy(o, prefix, (size_t)plen);
+	o += plen;
+	if ((op->flags & (CFMT_LEFT | CFMT_ZERO)) == CFMT_ZERO)
+		o = pad(o, '0', fill);
+	while (n)
+		*o++ = tmp[--n];
+	if (op->flags & CFMT_LEFT)
+		o = pad(o, ' ', fill);
+	return o;
+}
+
+static int put_str(struct strbuf *sb, const struct cfmt_op *op, const char *s, size_t len)
+{
+	int fill = op->width - (int)len;
+	char *o;
+
+	if (strbuf_grow(sb, len + (size_t)op->width))
+		return -ENOMEM;
+	o = sb->buf + sb->len;
+	if (!(op->flags & CFMT_LEFT))
+		o = pad(o, ' ', fill);
+	memcpy(o, s, len);
+	o += len;
+	if (op->flags & CFMT_LEFT)
+		o = pad(o, ' ', fill);
+	sb->len = (size_t)(o - sb->buf);
+	return 0;
+}
+
+/*
+ * __get_str(): libtraceevent's reading of a __data_loc word (offset in the low 16 bits, length
+ * in the high ones, relative to the field's end for __rel_loc), bounds checks included. An
+ * empty string prints nothing; a string without its NUL inside the record goes back to
+ * libtraceevent (-ERANGE), which reads past the record.
+ */
+static int put_dyn_str(struct strbuf *sb, const struct cfmt_op *op, const unsigned char *data,
+		       unsigned int size)
+{
+	const struct tep_format_field *f = op->field;
+	unsigned int o, l, off, len;
+	unsigned long long v;
+	size_t n;
+
+	if ((unsigned int)f->offset + (unsigned int)f->size > size)
+		return 0;
+	v = load(data + f->offset, (unsigned int)f->size);
+	o = (unsigned int)(v & 0xffff);
+	l = f->size == 2 ? size - o : (unsigned int)((v >> 16) & 0xffff);
+	off = o > size ? 0 : o;
+	len = o + l > size ? 0 : l;
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		off += (unsigned int)(f->offset + f->size);
+	if (!len)
+		return 0;
+	if (off >= size)
+		return -ERANGE;
+	n = strnlen((const char *)data + off, size - off);
+	if (n == size - off)
+		return -ERANGE;
+	return put_str(sb, op, (const char *)data + off, n);
+}
+
+static int run_op(const struct cfmt_op *op, struct strbuf *sb, const unsigned char *data,
+		  unsigned int size)
+{
+	const char *s;
+
+	switch (op->kind) {
+	case CFMT_TEXT:
+		return strbuf_add(sb, op->text, op->len);
+	case CFMT_INT:
+		if (strbuf_grow(sb, (size_t)op->width + 24))
+			return -ENOMEM;
+		sb->len = (size_t)(put_num(sb->buf + sb->len, op, load(data + op->offset, op->size)) -
+				   sb->buf);
+		return 0;
+	case CFMT_STR_FIXED:
+		s = (const char *)data + op->offset;
+		return put_str(sb, op, s, strnlen(s, op->size));
+	case CFMT_STR_DYN:
+		return put_dyn_str(sb, op, data, size);
+	}
+	return -EINVAL;
+}
+
+bool cfmt_run(const struct cfmt_event *ce, struct strbuf *sb, const void *data, int size)
+{
+	size_t start = sb->len;
+	int i;
+
+	if (size < 0 || (unsigned int)size < ce->need)
+		return false;
+	for (i = 0; i < ce->nr_ops; i++) {
+		if (run_op(&ce->ops[i], sb, data, (unsigned int)size)) {
+			sb->len = start;
+			if (sb->buf)
+				sb->buf[start] = '\0';
+			return false;
+		}
+	}
+	if (sb->buf)
+		sb->buf[sb->len] = '\0';
+	return true;
+}
+
+/* ------------------------------------------------------------------ the table */
+
+int report_cfmt_new(struct tep_handle *tep, struct report_cfmt **out)
+{
+	struct report_cfmt *rc = calloc(1, sizeof(*rc));
+
+	if (!rc)
+		return -ENOMEM;
+	rc->tep = tep;
+	rc->native = tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
+	rc->long_size = tep_get_long_size(tep);
+	*out = rc;
+	return 0;
+}
+
+void report_cfmt_free(struct report_cfmt *rc)
+{
+	int i;
+
+	if (!rc)
+		return;
+	for (i = 0; i < rc->nr_slots; i++)
+		cfmt_event_free(rc->slots[i].ce);
+	free(rc->slots);
+	free(rc);
+}
+
+static struct cfmt_slot *slot(struct report_cfmt *rc, int id)
+{
+	struct cfmt_slot *slots;
+	int nr;
+
+	if (id < 0 || id > 0xffff)
+		return NULL;
+	if (id >= rc->nr_slots) {
+		nr = id + 64 > 0x10000 ? 0x10000 : id + 64;
+		slots = realloc(rc->slots, (size_t)nr * sizeof(*slots));
+		if (!slots)
+			return NULL;
+		memset(slots + rc->nr_slots, 0, (size_t)(nr - rc->nr_slots) * sizeof(*slots));
+		rc->slots = slots;
+		rc->nr_slots = nr;
+	}
+	return &rc->slots[id];
+}
+
+struct tep_event *report_cfmt_event(struct report_cfmt *rc, struct tep_record *r)
+{
+	struct cfmt_slot *s = slot(rc, tep_data_type(rc->tep, r));
+
+	if (!s)
+		return tep_find_event_by_record(rc->tep, r);
+	if (!(s->state & SLOT_EVENT)) {
+		s->event = tep_find_event_by_record(rc->tep, r);
+		s->state |= SLOT_EVENT;
+	}
+	return s->event;
+}
+
+bool report_cfmt_print(struct report_cfmt *rc, struct strbuf *sb, struct tep_record *r,
+		       struct tep_event *event)
+{
+	struct cfmt_slot *s;
+
+	if (!rc->native)
+		return false;
+	s = slot(rc, event->id);
+	if (!s)
+		return false;
+	if (!(s->state & SLOT_TRIED)) {
+		/* -ENOTSUP or -ENOMEM alike: libtraceevent prints this event */
+		cfmt_compile(event, rc->long_size, &s->ce);
+		s->state |= SLOT_TRIED;
+	}
+	return s->ce && cfmt_run(s->ce, sb, r->data, r->size);
+}
