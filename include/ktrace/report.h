@@ -243,6 +243,9 @@ void report_fgraph_put_duration(struct trace_seq *s, unsigned long long duration
 struct report_cfmt;
 
 int report_cfmt_new(struct tep_handle *tep, struct report_cfmt **out);
+/* tep_data_type() and tep_data_pid(), read directly where the byte order allows */
+int report_cfmt_type(const struct report_cfmt *rc, const struct tep_record *r);
+int report_cfmt_pid(const struct report_cfmt *rc, const struct tep_record *r);
 /* The record's event (tep_find_event_by_record() with a table by id); NULL when unknown. */
 struct tep_event *report_cfmt_event(struct report_cfmt *rc, struct tep_record *r);
 /*

@@ -320,6 +320,10 @@ int cfmt_compile(const struct tep_event *event, int long_size, struct cfmt_event
 	ce->ops = c.ops;
 	ce->nr_ops = c.nr_ops;
 	ce->need = c.need;
+	ce->room = 1;
+	for (i = 0; i < ce->nr_ops; i++)
+		ce->room += ce->ops[i].kind == CFMT_TEXT ? ce->ops[i].len :
+			    ce->ops[i].kind == CFMT_INT ? (size_t)ce->ops[i].width + 24 : 0;
 	ce->text = strbuf_detach(&c.text, NULL);
 	for (i = 0; i < ce->nr_ops; i++)
 		if (ce->ops[i].kind == CFMT_TEXT)

@@ -46,6 +46,7 @@ struct cfmt_event {
 	int nr_ops;
 	char *text;		/* every CFMT_TEXT, back to back */
 	unsigned int need;	/* records shorter than this go to libtraceevent */
+	size_t room;		/* the most the text and number operations write, NUL included */
 };
 
 /*

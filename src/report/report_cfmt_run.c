@@ -28,11 +28,20 @@ struct report_cfmt {
 	struct tep_handle *tep;
 	bool native;		/* the file's byte order is the host's */
 	int long_size;
+	/* common_type and common_pid, the same in every event: read without libtraceevent */
+	unsigned int type_offset, type_size, pid_offset, pid_size;
 	struct cfmt_slot *slots;
 	int nr_slots;
 };
 
 /* ------------------------------------------------------------------ running */
+
+struct cfmt_ev_ctx {
+	struct strbuf *sb;
+	const unsigned char *data;
+	unsigned int size;
+	size_t room;
+};
 
 static unsigned long long load(const unsigned char *p, unsigned int size)
 {
@@ -80,44 +89,70 @@ static char *pad(char *o, char ch, int n)
 	return o;
 }
 
+/* The digits of v, written backwards ending at `end`; returns where they start. */
+static char *digits(char *end, unsigned long long v, char conv)
+{
+	const char *hex = conv == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+
+	if (conv == 'x' || conv == 'X') {
+		do {
+			*--end = hex[v & 15];
+			v >>= 4;
+		} while (v);
+	} else {
+		do {
+			*--end = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+	}
+	return end;
+}
+
 /* printf's %d/%u/%x/%X with the op's flags and width; `o` has width + 24 bytes of room */
 static char *put_num(char *o, const struct cfmt_op *op, unsigned long long raw)
 {
-	const char *digits = op->conv == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
-	unsigned int base = (op->conv == 'x' || op->conv == 'X') ? 16 : 10;
-	char tmp[24], prefix[2];
-	int n = 0, plen = 0, fill;
+	char tmp[24], *end = tmp + sizeof(tmp), *start;
+	int n, plen = 0, fill;
 	bool neg;
 	unsigned long long v = narrow(op, raw & op->mask, &neg);
 
-	if (neg)
-		prefix[plen++] = '-';
-	else if ((op->flags & CFMT_ALT) && v)
-		plen = 2, prefix[0] = '0', prefix[1] = op->conv;
-	do {
-		tmp[n++] = digits[v % base];
-		v /= base;
-	} while (v);
+	start = digits(end, v, op->conv);
+	n = (int)(end - start);
+	if (!op->flags && !neg && op->width <= n) {
+		memcpy(o, start, (size_t)n);
+		return o + n;
+	}
+	if (neg || ((op->flags & CFMT_ALT) && v))
+		plen = neg ? 1 : 2;
 	fill = op->width - n - plen;
 	if (!(op->flags & (CFMT_LEFT | CFMT_ZERO)))
 		o = pad(o, ' ', fill);
-	memcpy(o, prefix, (size_t)plen);
-	o += plen;
+	if (neg) {
+		*o++ = '-';
+	} else if (plen) {
+		*o++ = '0';
+		*o++ = op->conv;
+	}
 	if ((op->flags & (CFMT_LEFT | CFMT_ZERO)) == CFMT_ZERO)
 		o = pad(o, '0', fill);
-	while (n)
-		*o++ = tmp[--n];
+	memcpy(o, start, (size_t)n);
+	o += n;
 	if (op->flags & CFMT_LEFT)
 		o = pad(o, ' ', fill);
 	return o;
 }
 
-static int put_str(struct strbuf *sb, const struct cfmt_op *op, const char *s, size_t len)
+/*
+ * Appends a %s: sb->len is where the text ends so far. Keeps `room` bytes free after it for
+ * the fixed-size operations that follow.
+ */
+static int put_str(struct strbuf *sb, const struct cfmt_op *op, const char *s, size_t len,
+		   size_t room)
 {
 	int fill = op->width - (int)len;
 	char *o;
 
-	if (strbuf_grow(sb, len + (size_t)op->width))
+	if (strbuf_grow(sb, len + (size_t)op->width + room))
 		return -ENOMEM;
 	o = sb->buf + sb->len;
 	if (!(op->flags & CFMT_LEFT))
@@ -136,14 +171,14 @@ static int put_str(struct strbuf *sb, const struct cfmt_op *op, const char *s, s
  * empty string prints nothing; a string without its NUL inside the record goes back to
  * libtraceevent (-ERANGE), which reads past the record.
  */
-static int put_dyn_str(struct strbuf *sb, const struct cfmt_op *op, const unsigned char *data,
-		       unsigned int size)
+static int dyn_str(const struct cfmt_op *op, const unsigned char *data, unsigned int size,
+		   const char **str, size_t *n)
 {
 	const struct tep_format_field *f = op->field;
 	unsigned int o, l, off, len;
 	unsigned long long v;
-	size_t n;
 
+	*n = 0;
 	if ((unsigned int)f->offset + (unsigned int)f->size > size)
 		return 0;
 	v = load(data + f->offset, (unsigned int)f->size);
@@ -157,56 +192,79 @@ static int put_dyn_str(struct strbuf *sb, const struct cfmt_op *op, const unsign
 		return 0;
 	if (off >= size)
 		return -ERANGE;
-	n = strnlen((const char *)data + off, size - off);
-	if (n == size - off)
-		return -ERANGE;
-	return put_str(sb, op, (const char *)data + off, n);
+	*str = (const char *)data + off;
+	*n = strnlen(*str, size - off);
+	return *n == size - off ? -ERANGE : 0;
 }
 
-static int run_op(const struct cfmt_op *op, struct strbuf *sb, const unsigned char *data,
-		  unsigned int size)
+static int run_str(const struct cfmt_ev_ctx *x, const struct cfmt_op *op, char **o)
 {
-	const char *s;
+	const char *s = "";
+	size_t n;
+	int ret = 0;
 
-	switch (op->kind) {
-	case CFMT_TEXT:
-		return strbuf_add(sb, op->text, op->len);
-	case CFMT_INT:
-		if (strbuf_grow(sb, (size_t)op->width + 24))
-			return -ENOMEM;
-		sb->len = (size_t)(put_num(sb->buf + sb->len, op, load(data + op->offset, op->size)) -
-				   sb->buf);
-		return 0;
-	case CFMT_STR_FIXED:
-		s = (const char *)data + op->offset;
-		return put_str(sb, op, s, strnlen(s, op->size));
-	case CFMT_STR_DYN:
-		return put_dyn_str(sb, op, data, size);
+	if (op->kind == CFMT_STR_FIXED) {
+		s = (const char *)x->data + op->offset;
+		n = strnlen(s, op->size);
+	} else {
+		ret = dyn_str(op, x->data, x->size, &s, &n);
 	}
-	return -EINVAL;
+	x->sb->len = (size_t)(*o - x->sb->buf);
+	if (!ret)
+		ret = put_str(x->sb, op, s, n, x->room);
+	*o = x->sb->buf + x->sb->len;
+	return ret;
 }
 
 bool cfmt_run(const struct cfmt_event *ce, struct strbuf *sb, const void *data, int size)
 {
+	struct cfmt_ev_ctx x = { sb, data, (unsigned int)size, ce->room };
 	size_t start = sb->len;
+	const struct cfmt_op *op;
+	char *o;
 	int i;
 
-	if (size < 0 || (unsigned int)size < ce->need)
+	if (size < 0 || (unsigned int)size < ce->need || strbuf_grow(sb, ce->room))
 		return false;
+	o = sb->buf + sb->len;
 	for (i = 0; i < ce->nr_ops; i++) {
-		if (run_op(&ce->ops[i], sb, data, (unsigned int)size)) {
-			sb->len = start;
-			if (sb->buf)
+		op = &ce->ops[i];
+		switch (op->kind) {
+		case CFMT_TEXT:
+			memcpy(o, op->text, op->len);
+			o += op->len;
+			break;
+		case CFMT_INT:
+			o = put_num(o, op, load(x.data + op->offset, op->size));
+			break;
+		default:
+			if (run_str(&x, op, &o)) {
+				sb->len = start;
 				sb->buf[start] = '\0';
-			return false;
+				return false;
+			}
 		}
 	}
-	if (sb->buf)
-		sb->buf[sb->len] = '\0';
+	sb->len = (size_t)(o - sb->buf);
+	*o = '\0';
 	return true;
 }
 
 /* ------------------------------------------------------------------ the table */
+
+/* size 0 (use libtraceevent) unless native and a plain 1, 2 or 4-byte number */
+static void common_field(struct report_cfmt *rc, const char *name, unsigned int *offset,
+			 unsigned int *size)
+{
+	struct tep_event *event = tep_get_first_event(rc->tep);
+	struct tep_format_field *f = event ? tep_find_common_field(event, name) : NULL;
+
+	*size = 0;
+	if (!rc->native || !f || (f->size != 1 && f->size != 2 && f->size != 4))
+		return;
+	*offset = (unsigned int)f->offset;
+	*size = (unsigned int)f->size;
+}
 
 int report_cfmt_new(struct tep_handle *tep, struct report_cfmt **out)
 {
@@ -217,6 +275,8 @@ int report_cfmt_new(struct tep_handle *tep, struct report_cfmt **out)
 	rc->tep = tep;
 	rc->native = tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
 	rc->long_size = tep_get_long_size(tep);
+	common_field(rc, "common_type", &rc->type_offset, &rc->type_size);
+	common_field(rc, "common_pid", &rc->pid_offset, &rc->pid_size);
 	*out = rc;
 	return 0;
 }
@@ -252,9 +312,24 @@ static struct cfmt_slot *slot(struct report_cfmt *rc, int id)
 	return &rc->slots[id];
 }
 
+int report_cfmt_type(const struct report_cfmt *rc, const struct tep_record *r)
+{
+	if (!rc->type_size)
+		return tep_data_type(rc->tep, (struct tep_record *)r);
+	return (int)load((const unsigned char *)r->data + rc->type_offset, rc->type_size);
+}
+
+int report_cfmt_pid(const struct report_cfmt *rc, const struct tep_record *r)
+{
+	if (!rc->pid_size)
+		return tep_data_pid(rc->tep, (struct tep_record *)r);
+	/* tep_read_number() gives the unsigned number, then it becomes an int */
+	return (int)load((const unsigned char *)r->data + rc->pid_offset, rc->pid_size);
+}
+
 struct tep_event *report_cfmt_event(struct report_cfmt *rc, struct tep_record *r)
 {
-	struct cfmt_slot *s = slot(rc, tep_data_type(rc->tep, r));
+	struct cfmt_slot *s = slot(rc, report_cfmt_type(rc, r));
 
 	if (!s)
 		return tep_find_event_by_record(rc->tep, r);

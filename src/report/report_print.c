@@ -19,6 +19,20 @@
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
 
+/*
+ * The task column looks the comm of every event up (a bsearch in libtraceevent). Answers are
+ * kept by pid until anything but a compiled format prints an event: plugins, report_sched and
+ * libtraceevent handlers may register comms, which changes the answers and moves them.
+ */
+#define COMM_SLOTS 256
+
+struct comm_slot {
+	int pid;
+	unsigned int gen;
+	const char *comm;
+	size_t len;
+};
+
 struct report_printer {
 	struct tep_handle *tep;
 	struct dat_file *df;
@@ -31,6 +45,8 @@ struct report_printer {
 	struct report_wakeup *wakeup;	/* -w */
 	struct report_function *function; /* NULL unless plugin_function runs with its defaults */
 	struct report_cfmt *cfmt;	/* events by id, compiled print formats */
+	struct comm_slot comms[COMM_SLOTS];	/* tep_data_comm_from_pid() answers */
+	unsigned int comm_gen;		/* slots of another generation are stale */
 	struct strbuf line;		/* the line being built */
 	struct trace_seq seq;		/* scratch for what libtraceevent prints */
 	bool prefix;
@@ -98,6 +114,7 @@ static int printer_create(struct tep_handle *tep, struct dat_file *df,
 	p->prefix = conf->prefix;
 	p->prefix_width = conf->prefix_width;
 	p->fgraph_entry_id = -1;
+	p->comm_gen = 1;
 	trace_seq_init(&p->seq);
 	ret = report_cfmt_new(p->tep, &p->cfmt);
 	if (ret)
@@ -183,11 +200,34 @@ static char *put_str(char *out, const char *str, size_t len, int width, int max)
 }
 
 /* "%16s-%-5d [%03d]", or "%8.8s-%-5d %3d" in latency format */
+static void forget_comms(struct report_printer *p)
+{
+	if (!++p->comm_gen) {
+		/* wrapped: generation 0 is what unused slots have */
+		memset(p->comms, 0, sizeof(p->comms));
+		p->comm_gen = 1;
+	}
+}
+
+static const struct comm_slot *find_comm(struct report_printer *p, int pid)
+{
+	struct comm_slot *c = &p->comms[(unsigned int)pid % COMM_SLOTS];
+
+	if (c->gen != p->comm_gen || c->pid != pid) {
+		c->pid = pid;
+		c->gen = p->comm_gen;
+		c->comm = tep_data_comm_from_pid(p->tep, pid);
+		c->len = strlen(c->comm);
+	}
+	return c;
+}
+
 static void put_task(struct report_printer *p, struct tep_record *r)
 {
-	int pid = tep_data_pid(p->tep, r);
-	const char *comm = tep_data_comm_from_pid(p->tep, pid);
-	size_t len = strlen(comm);
+	int pid = report_cfmt_pid(p->cfmt, r);
+	const struct comm_slot *c = find_comm(p, pid);
+	const char *comm = c->comm;
+	size_t len = c->len;
 	char *o;
 
 	if (strbuf_grow(&p->line, len + 64))
@@ -247,6 +287,7 @@ static void put_info(struct report_printer *p, struct tep_record *r, struct tep_
 	    (!event->handler || (event->flags & TEP_EVENT_FL_NOHANDLE)) &&
 	    report_cfmt_print(p->cfmt, &p->line, r, event))
 		return;
+	forget_comms(p);
 	if (!event || p->o->raw || (event->flags & TEP_EVENT_FL_PRINTRAW) || !event->handler ||
 	    (event->flags & TEP_EVENT_FL_NOHANDLE)) {
 		tep_print_event(p->tep, s, r, "%s", p->o->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
@@ -301,7 +342,7 @@ int report_print_event(struct report_printer *p, const struct report_event *ev, 
 	struct tep_event *event;
 	struct tep_record r;
 
-	if (p->fgraph_entry_id >= 0 && tep_data_type(p->tep, src) == p->fgraph_entry_id) {
+	if (p->fgraph_entry_id >= 0 && report_cfmt_type(p->cfmt, src) == p->fgraph_entry_id) {
 		/* the look-ahead for the matching exit must not recycle this record */
 		src = report_stream_pin(p->stream);
 		if (!src)
@@ -322,8 +363,10 @@ int report_print_event(struct report_printer *p, const struct report_event *ev, 
 		line->len--;
 	/* trace-cmd prints the line with "%.*s": text after a NUL byte is not shown */
 	fwrite_unlocked(line->buf, 1, strnlen(line->buf, line->len), out);
-	if (p->wakeup)
+	if (p->wakeup) {
 		report_wakeup_event(p->wakeup, &r, out);
+		forget_comms(p);
+	}
 	fputc_unlocked('\n', out);
 	return 0;
 }
