@@ -131,6 +131,9 @@ int report_parse_cpulist(struct report_opts *o, const char *list, struct strbuf 
  */
 char *report_put_int(char *out, long long v, int width, char pad, bool left);
 char *report_put_uint(char *out, unsigned long long v, int width, char pad);
+/* How many digits v has in base 10 or 16, and those digits written to end at `end`. */
+int report_num_len(unsigned long long v, int base);
+void report_num_put(char *end, unsigned long long v, int base, bool upper);
 
 /* ------------------------------------------------------------------ time */
 

@@ -89,37 +89,17 @@ static char *pad(char *o, char ch, int n)
 	return o;
 }
 
-/* The digits of v, written backwards ending at `end`; returns where they start. */
-static char *digits(char *end, unsigned long long v, char conv)
-{
-	const char *hex = conv == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
-
-	if (conv == 'x' || conv == 'X') {
-		do {
-			*--end = hex[v & 15];
-			v >>= 4;
-		} while (v);
-	} else {
-		do {
-			*--end = (char)('0' + v % 10);
-			v /= 10;
-		} while (v);
-	}
-	return end;
-}
-
 /* printf's %d/%u/%x/%X with the op's flags and width; `o` has width + 24 bytes of room */
 static char *put_num(char *o, const struct cfmt_op *op, unsigned long long raw)
 {
-	char tmp[24], *end = tmp + sizeof(tmp), *start;
+	int base = (op->conv == 'x' || op->conv == 'X') ? 16 : 10;
 	int n, plen = 0, fill;
 	bool neg;
 	unsigned long long v = narrow(op, raw & op->mask, &neg);
 
-	start = digits(end, v, op->conv);
-	n = (int)(end - start);
+	n = report_num_len(v, base);
 	if (!op->flags && !neg && op->width <= n) {
-		memcpy(o, start, (size_t)n);
+		report_num_put(o + n, v, base, op->conv == 'X');
 		return o + n;
 	}
 	if (neg || ((op->flags & CFMT_ALT) && v))
@@ -135,7 +115,7 @@ static char *put_num(char *o, const struct cfmt_op *op, unsigned long long raw)
 	}
 	if ((op->flags & (CFMT_LEFT | CFMT_ZERO)) == CFMT_ZERO)
 		o = pad(o, '0', fill);
-	memcpy(o, start, (size_t)n);
+	report_num_put(o + n, v, base, op->conv == 'X');
 	o += n;
 	if (op->flags & CFMT_LEFT)
 		o = pad(o, ' ', fill);
@@ -221,6 +201,7 @@ bool cfmt_run(const struct cfmt_event *ce, struct strbuf *sb, const void *data, 
 	struct cfmt_ev_ctx x = { sb, data, (unsigned int)size, ce->room };
 	size_t start = sb->len;
 	const struct cfmt_op *op;
+	unsigned int n;
 	char *o;
 	int i;
 
@@ -231,8 +212,9 @@ bool cfmt_run(const struct cfmt_event *ce, struct strbuf *sb, const void *data, 
 		op = &ce->ops[i];
 		switch (op->kind) {
 		case CFMT_TEXT:
-			memcpy(o, op->text, op->len);
-			o += op->len;
+			/* mostly ", " and the like: a call to memcpy costs more */
+			for (n = 0; n < op->len; n++)
+				*o++ = op->text[n];
 			break;
 		case CFMT_INT:
 			o = put_num(o, op, load(x.data + op->offset, op->size));

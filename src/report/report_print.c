@@ -25,6 +25,7 @@
  * libtraceevent handlers may register comms, which changes the answers and moves them.
  */
 #define COMM_SLOTS 256
+#define OUT_BATCH (64 * 1024)
 
 struct comm_slot {
 	int pid;
@@ -47,7 +48,8 @@ struct report_printer {
 	struct report_cfmt *cfmt;	/* events by id, compiled print formats */
 	struct comm_slot comms[COMM_SLOTS];	/* tep_data_comm_from_pid() answers */
 	unsigned int comm_gen;		/* slots of another generation are stale */
-	struct strbuf line;		/* the line being built */
+	struct strbuf line;		/* lines not written yet, then the one being built */
+	FILE *out;			/* where they go */
 	struct trace_seq seq;		/* scratch for what libtraceevent prints */
 	bool prefix;
 	int prefix_width;
@@ -199,7 +201,6 @@ static char *put_str(char *out, const char *str, size_t len, int width, int max)
 	return out + len;
 }
 
-/* "%16s-%-5d [%03d]", or "%8.8s-%-5d %3d" in latency format */
 static void forget_comms(struct report_printer *p)
 {
 	if (!++p->comm_gen) {
@@ -222,6 +223,13 @@ static const struct comm_slot *find_comm(struct report_printer *p, int pid)
 	return c;
 }
 
+/* Room for n more bytes and the NUL: the common case without a call */
+static bool room(struct strbuf *sb, size_t n)
+{
+	return sb->len + n < sb->alloc || !strbuf_grow(sb, n);
+}
+
+/* "%16s-%-5d [%03d]", or "%8.8s-%-5d %3d" in latency format */
 static void put_task(struct report_printer *p, struct tep_record *r)
 {
 	int pid = report_cfmt_pid(p->cfmt, r);
@@ -230,7 +238,7 @@ static void put_task(struct report_printer *p, struct tep_record *r)
 	size_t len = c->len;
 	char *o;
 
-	if (strbuf_grow(&p->line, len + 64))
+	if (!room(&p->line, len + 64))
 		return;
 	o = p->line.buf + p->line.len;
 	o = put_str(o, comm, len, p->o->latency ? 8 : 16, p->o->latency ? 8 : 0);
@@ -266,12 +274,30 @@ static void put_event_name(struct report_printer *p, struct tep_event *event)
 	static const char blanks[] = "                    ";
 	const char *name = event ? event->name : "(NULL)";
 	size_t len = strlen(name);
+	char *o;
 
-	strbuf_addch(&p->line, ' ');
-	strbuf_add(&p->line, name, len);
-	strbuf_add(&p->line, ": ", 2);
-	if (len < 20)
-		strbuf_add(&p->line, blanks, 20 - len);
+	if (!room(&p->line, len + 23))
+		return;
+	o = p->line.buf + p->line.len;
+	*o++ = ' ';
+	memcpy(o, name, len);
+	o += len;
+	*o++ = ':';
+	*o++ = ' ';
+	if (len < 20) {
+		memcpy(o, blanks, 20 - len);
+		o += 20 - len;
+	}
+	*o = '\0';
+	p->line.len = (size_t)(o - p->line.buf);
+}
+
+/* The timestamp column (report_time_format() writes at most 48 bytes) */
+static void put_time(struct report_printer *p, unsigned long long ts)
+{
+	if (room(&p->line, 48))
+		p->line.len += (size_t)report_time_format(p->line.buf + p->line.len, ts,
+							  p->clock.unit, true);
 }
 
 /*
@@ -312,8 +338,6 @@ static void put_info(struct report_printer *p, struct tep_record *r, struct tep_
 
 static void put_line(struct report_printer *p, struct tep_record *r, struct tep_event *event)
 {
-	char tbuf[48];
-
 	if (event)
 		put_task(p, r);
 	else
@@ -326,7 +350,7 @@ static void put_line(struct report_printer *p, struct tep_record *r, struct tep_
 		take_seq(p);
 	}
 	if (event)
-		strbuf_add(&p->line, tbuf, report_time_format(tbuf, r->ts, p->clock.unit, true));
+		put_time(p, r->ts);
 	else
 		strbuf_addstr(&p->line, "[UNKNOWN EVENT]");
 	if (p->o->ts_diff)
@@ -335,12 +359,27 @@ static void put_line(struct report_printer *p, struct tep_record *r, struct tep_
 	put_info(p, r, event);
 }
 
+/* Writes the finished lines; the one being built, from `keep` on, stays. */
+static void flush_lines(struct report_printer *p, size_t keep)
+{
+	struct strbuf *line = &p->line;
+
+	if (!p->out || !keep)
+		return;
+	fwrite_unlocked(line->buf, 1, keep, p->out);
+	memmove(line->buf, line->buf + keep, line->len - keep);
+	line->len -= keep;
+	line->buf[line->len] = '\0';
+}
+
 int report_print_event(struct report_printer *p, const struct report_event *ev, FILE *out)
 {
 	struct strbuf *line = &p->line;
 	struct tep_record *src = ev->record;
 	struct tep_event *event;
 	struct tep_record r;
+	size_t start;
+	char *nul;
 
 	if (p->fgraph_entry_id >= 0 && report_cfmt_type(p->cfmt, src) == p->fgraph_entry_id) {
 		/* the look-ahead for the matching exit must not recycle this record */
@@ -351,7 +390,12 @@ int report_print_event(struct report_printer *p, const struct report_event *ev, 
 	r = *src;
 	event = report_cfmt_event(p->cfmt, &r);
 
-	strbuf_reset(line);
+	/* lines gather in p->line and go out in large writes */
+	if (p->out != out) {
+		flush_lines(p, line->len);
+		p->out = out;
+	}
+	start = line->len;
 	put_prefix(p, ev->buffer);
 	if (r.missed_events > 0)
 		strbuf_addf(line, "CPU:%d [%lld EVENTS DROPPED]\n", r.cpu, r.missed_events);
@@ -359,20 +403,26 @@ int report_print_event(struct report_printer *p, const struct report_event *ev, 
 		strbuf_addf(line, "CPU:%d [EVENTS DROPPED]\n", r.cpu);
 	put_line(p, &r, event);
 
-	if (line->len && line->buf[line->len - 1] == '\n')
+	if (line->len > start && line->buf[line->len - 1] == '\n')
 		line->len--;
 	/* trace-cmd prints the line with "%.*s": text after a NUL byte is not shown */
-	fwrite_unlocked(line->buf, 1, strnlen(line->buf, line->len), out);
+	nul = memchr(line->buf + start, '\0', line->len - start);
+	if (nul)
+		line->len = (size_t)(nul - line->buf);
 	if (p->wakeup) {
+		flush_lines(p, line->len);
 		report_wakeup_event(p->wakeup, &r, out);
 		forget_comms(p);
 	}
-	fputc_unlocked('\n', out);
+	strbuf_addch(line, '\n');
+	if (line->len >= OUT_BATCH)
+		flush_lines(p, line->len);
 	return 0;
 }
 
 void report_printer_finish(struct report_printer *p, FILE *out)
 {
+	flush_lines(p, p->line.len);
 	report_wakeup_finish(p->wakeup, out);
 }
 
@@ -385,6 +435,8 @@ void report_printer_free(struct report_printer *p)
 	report_wakeup_free(p->wakeup);
 	report_function_free(p->function);
 	report_cfmt_free(p->cfmt);
+	/* after an error: what was printed so far still goes out, as with stdio */
+	flush_lines(p, p->line.len);
 	trace_seq_destroy(&p->seq);
 	strbuf_release(&p->line);
 	free(p);
