@@ -167,7 +167,7 @@ uint64_t dat_tsync_apply(const struct dat_tsync *t, int cpu, uint64_t ts);
 void dat_tsync_free(struct dat_tsync *t);
 
 /* /proc/kallsyms text into tep, as tep_parse_kallsyms() does but faster; modifies text */
-void dat_load_kallsyms(struct tep_handle *tep, char *text, size_t len);
+void dat_load_kallsyms(struct tep_handle *tep, const char *text, size_t len);
 
 /* v6 layout (dat_v6.c) and v7 layout (dat_v7.c) */
 int dat_read_v6(struct dat_file *df, uint64_t off, struct strbuf *err);

@@ -7,6 +7,7 @@
  * other line goes to tep_parse_kallsyms() itself, so unusual text gets its exact behaviour.
  */
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
 
@@ -70,11 +71,30 @@ static bool usual_line(char *line, struct ksym *k)
 	return true;
 }
 
-/* `text` is modified; it must end with a NUL. */
-void dat_load_kallsyms(struct tep_handle *tep, char *text, size_t len)
+/* One line, split in place: a copy, so that the loaded section is not copied whole. */
+static int load_line(struct tep_handle *tep, const char *text, size_t len)
 {
-	char *p = text, *end, *nl, *line;
+	char small[256], *line = len < sizeof(small) ? small : malloc(len + 1);
 	struct ksym k;
+	int ret = 0;
+
+	if (!line)
+		return -1;
+	memcpy(line, text, len);
+	line[len] = '\0';
+	if (!usual_line(line, &k))
+		ret = tep_parse_kallsyms(tep, line) < 0 ? -1 : 0;
+	/* arm's '$a' mapping symbols and x86-64's absolute per-cpu offsets are skipped */
+	else if (k.name[0] != '$' && k.type != 'A' && k.type != 'a')
+		tep_register_function(tep, k.name, k.addr, k.mod);
+	if (line != small)
+		free(line);
+	return ret;
+}
+
+void dat_load_kallsyms(struct tep_handle *tep, const char *text, size_t len)
+{
+	const char *p = text, *end, *nl;
 
 	/* libtraceevent stops at the first NUL: so does this */
 	end = text + strnlen(text, len);
@@ -82,18 +102,8 @@ void dat_load_kallsyms(struct tep_handle *tep, char *text, size_t len)
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			nl = end;
-		*nl = '\0';
-		line = p;
+		if (nl > p && load_line(tep, p, (size_t)(nl - p)))
+			return;
 		p = nl + 1;
-		if (!*line)
-			continue;
-		if (!usual_line(line, &k)) {
-			if (tep_parse_kallsyms(tep, line) < 0)
-				return;
-			continue;
-		}
-		/* arm's '$a' mapping symbols and x86-64's absolute per-cpu offsets are skipped */
-		if (k.name[0] != '$' && k.type != 'A' && k.type != 'a')
-			tep_register_function(tep, k.name, k.addr, k.mod);
 	}
 }

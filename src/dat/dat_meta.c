@@ -155,18 +155,20 @@ static int text_block(struct dat_in *in, int size_bytes, char **text, uint64_t *
 	return 0;
 }
 
+/* Parsed where it was read: a copy of a few MB would double the peak memory of opening. */
 int dat_meta_kallsyms(struct dat_in *in, struct strbuf *err)
 {
-	uint64_t len;
-	char *text;
-	int ret = text_block(in, 4, &text, &len, err);
+	const uint8_t *text;
+	uint32_t len;
+	int ret = dat_in_u32(in, &len, err);
 
+	if (!ret)
+		ret = dat_in_blob(in, len, &text, err);
 	if (ret)
 		return ret;
-	in->df->meta.kallsyms_size = (uint32_t)len;
-	if (text && len)
-		dat_load_kallsyms(in->df->tep, text, len);
-	free(text);
+	in->df->meta.kallsyms_size = len;
+	if (in->df->tep && len)
+		dat_load_kallsyms(in->df->tep, (const char *)text, len);
 	return 0;
 }
 

@@ -246,7 +246,7 @@ static void test_latency_v7(void **state)
 }
 
 /* src/dat's fast kallsyms loader (internal to the reader, declared here for the test) */
-void dat_load_kallsyms(struct tep_handle *tep, char *text, size_t len);
+void dat_load_kallsyms(struct tep_handle *tep, const char *text, size_t len);
 
 /* What libtraceevent ends up knowing about functions, as tep_print_funcs() lists it. */
 static char *funcs_of(const char *kallsyms, bool ours)
