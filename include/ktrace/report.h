@@ -336,6 +336,8 @@ int report_printer_new_live(struct tep_handle *tep, const struct report_printer_
 /* Prints one event (and the dropped-events line before it) to `out`. */
 int report_print_event(struct report_printer *p, const struct report_event *ev, FILE *out);
 /* After the last event: the -w summary. */
+/* Writes the lines gathered so far (a live stream must not wait for a full batch). */
+void report_printer_flush(struct report_printer *p);
 void report_printer_finish(struct report_printer *p, FILE *out);
 void report_printer_free(struct report_printer *p);
 

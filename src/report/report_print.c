@@ -420,6 +420,11 @@ int report_print_event(struct report_printer *p, const struct report_event *ev, 
 	return 0;
 }
 
+void report_printer_flush(struct report_printer *p)
+{
+	flush_lines(p, p->line.len);
+}
+
 void report_printer_finish(struct report_printer *p, FILE *out)
 {
 	flush_lines(p, p->line.len);

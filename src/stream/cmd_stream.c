@@ -204,6 +204,7 @@ static void print_until(struct stream_run *run, unsigned long long limit)
 			report_print_event(run->printer, &ev, stdout);
 		stream_cpu_advance(run->cpus[at]);
 	}
+	report_printer_flush(run->printer);
 	fflush(stdout);
 }
 
