@@ -24,13 +24,26 @@ g = {x["name"]: x for x in json.load(open(sys.argv[1]))["groups"]}
 print(eval(sys.argv[2]))' "$1" "$2" || fail "cannot read $1: $(head -c 300 "$1")"
 }
 
-"$K" record -q -o "$W/t.dat" -e raw_syscalls -e sched -- \
-	sh -c "$HELPER $N > $W/helper.out; sleep 0.2 & echo \$! > $W/sleep.pid; wait" \
-	2> "$W/record.err" || fail "record failed: $(cat "$W/record.err")"
-pid=$(sed -n 's/^pid=//p' "$W/helper.out")
-spid=$(cat "$W/sleep.pid")
-[ -n "$pid" ] && [ -n "$spid" ] || fail "the workload did not run"
+record() {
+	"$K" record -q -o "$W/t.dat" -e raw_syscalls -e sched -- \
+		sh -c "$HELPER $N > $W/helper.out; sleep 0.2 & echo \$! > $W/sleep.pid; wait" \
+		2> "$W/record.err" || fail "record failed: $(cat "$W/record.err")"
+	pid=$(sed -n 's/^pid=//p' "$W/helper.out")
+	spid=$(cat "$W/sleep.pid")
+	[ -n "$pid" ] && [ -n "$spid" ] || fail "the workload did not run"
+	"$K" hist wakeup --by task --format json "$W/t.dat" > "$W/wakeup.json" ||
+		fail "hist wakeup failed"
+}
 
+# In one run of many on this shared VM the sleep task's wakeup was not among the pairs (not
+# understood yet; that file is kept for a look); a second recording tells a flake from a broken
+# hist, which would miss it every time.
+record
+if ! grep -q -- "-$spid\"" "$W/wakeup.json"; then
+	echo "hist: no wakeup of the sleep task ($spid) in the first recording; recording again" >&2
+	cp "$W/t.dat" "/tmp/ktrace-hist-nowakeup.dat"
+	record
+fi
 "$K" hist syscall --pid "$pid" --format json -i "$W/t.dat" > "$W/helper.json" ||
 	fail "hist syscall --pid $pid failed"
 got=$(json "$W/helper.json" 'g["getppid"]["count"]')
@@ -44,8 +57,6 @@ got=$(json "$W/sleep.json" 'g["clock_nanosleep"]["max"] if "clock_nanosleep" in 
 [ "$got" -ge 200000000 ] || fail "sleep 0.2: its nanosleep took $got ns"
 [ "$got" -lt 5000000000 ] || fail "sleep 0.2: its nanosleep took $got ns, more than 5 s"
 
-"$K" hist wakeup --by task --format json "$W/t.dat" > "$W/wakeup.json" ||
-	fail "hist wakeup failed"
 name=$(json "$W/wakeup.json" '[n for n in g if n.endswith("-'"$spid"'")][0]')
 got=$(json "$W/wakeup.json" 'g["'"$name"'"]["count"]')
 [ "$got" -ge 1 ] || fail "$name: never woken"
