@@ -25,9 +25,9 @@ check()
 	# The kernel updates the function pid filter in the sched_switch tracepoint, before the
 	# switch itself: a lock taken in the outgoing task's context in between can be traced
 	# (seen: one `ktrace-PID ... _raw_spin_lock_irqsave();` leaf, at depth 0 although -g limits
-	# the graph to two functions). A lone lock leaf of the recorder is let through; anything else
+	# the graph to two functions). A lone lock leaf of the recorder (named ktrace, or <...> for a thread whose comm was not saved) is let through; anything else
 	# of another task fails.
-	only_task $r wc '^ *ktrace-[0-9]+ +\[[0-9]+\] +[0-9.]+: funcgraph_entry: +[^|]*\|  _raw_spin_(un)?lock[a-z_]*\(\);$'
+	only_task $r wc '^ *(ktrace|<\.\.\.>)-[0-9]+ +\[[0-9]+\] +[0-9.]+: funcgraph_entry: +[^|]*\|  _raw_spin_(un)?lock[a-z_]*\(\);$'
 	graph_check $r wc 3
 	tracefs_at_defaults
 }
