@@ -18,6 +18,7 @@
  *   report_layout.c   each event's fields, typed, and their values in a record
  *   report_json.c     one NDJSON object per event
  *   report_csv.c      --fields columns, RFC 4180 quoting
+ *   profile_*.c       --profile: time running, sleeping, blocked, preempted per task
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -60,6 +61,7 @@ struct report_opts {
 	bool raw_ts;
 	bool ts_diff;
 	bool wakeup;		/* -w */
+	bool profile;		/* --profile: a table per task instead of the events */
 	bool quiet;		/* -q */
 	bool filter_test;	/* -T: check the filters and exit */
 	bool check_events;
@@ -312,6 +314,16 @@ int report_wakeup_new(struct tep_handle *tep, struct report_wakeup **out);
 void report_wakeup_event(struct report_wakeup *w, struct tep_record *r, FILE *out);
 void report_wakeup_finish(struct report_wakeup *w, FILE *out);
 void report_wakeup_free(struct report_wakeup *w);
+
+/* ------------------------------------------------------------------ --profile */
+
+/*
+ * Reads every event of the file and prints, per task, the time it ran, slept, was blocked,
+ * preempted and waited after a wakeup, with its longest blocking stacks when the file has
+ * them (text, or o->format json). -EINVAL with a message in err when it cannot.
+ */
+int report_profile_print(struct dat_file *df, const struct report_opts *o, FILE *out,
+			 struct strbuf *err);
 
 /* ------------------------------------------------------------------ printer */
 

@@ -264,7 +264,9 @@ static int run_report(struct report_run *run)
 	report_clock_init(&run->clock, run->df, o);
 	set_func_repeat_format(run);
 	ret = print_listing(run);
-	if (ret == 0)
+	if (ret == 0 && o->profile)
+		ret = report_profile_print(run->df, o, stdout, &run->err);
+	else if (ret == 0)
 		ret = print_file(run);
 	else if (ret > 0)
 		ret = 0;

@@ -73,7 +73,8 @@ static const struct kt_option report_options[] = {
 	{ 'G', NULL, KT_ARG_NONE, NULL, "accepted for compatibility; no effect" },
 	{ OPT_EVENTS, "events", KT_ARG_NONE, NULL, "not supported (trace-cmd prints formats)" },
 	{ OPT_EVENT, "event", KT_ARG_REQUIRED, "NAME", "not supported (trace-cmd prints a format)" },
-	{ OPT_PROFILE, "profile", KT_ARG_NONE, NULL, "not supported" },
+	{ OPT_PROFILE, "profile", KT_ARG_NONE, NULL,
+	  "per task: time running, sleeping, blocked, preempted; -T stacks" },
 	{ OPT_BYCOMM, "by-comm", KT_ARG_NONE, NULL, "not supported (a --profile option)" },
 	{ 'H', NULL, KT_ARG_REQUIRED, "HOOK", "not supported (a --profile option)" },
 	{ 0 }
@@ -294,6 +295,7 @@ static bool flag_option(struct report_opts *o, int c)
 	case 'f': o->show_funcs = true; break;
 	case 'P': o->show_printk = true; break;
 	case 'w': o->wakeup = true; break;
+	case OPT_PROFILE: o->profile = true; break;
 	case 'q': o->quiet = true; break;
 	case OPT_CPUS: o->show_cpus = true; break;
 	case OPT_FIRST: o->show_first = o->show_cpus = true; break;
@@ -357,7 +359,6 @@ static int one_option(struct report_opts *o, int c, const char *arg, bool *neg)
 	case OPT_TS2SECS: o->ts2secs = strtoull(arg, NULL, 0); return 0;
 	case OPT_EVENTS: return unsupported("--events");
 	case OPT_EVENT: return unsupported("--event");
-	case OPT_PROFILE: return unsupported("--profile");
 	case OPT_BYCOMM: return unsupported("--by-comm");
 	case 'H': return unsupported("-H");
 	default: return -EINVAL;

@@ -92,7 +92,10 @@ static void test_errors(void **state)
 	report_opts_release(&o);
 	assert_int_equal(PARSE(&o, "--cpu", "2-1"), -EINVAL);
 	report_opts_release(&o);
-	assert_int_equal(PARSE(&o, "--profile"), -EINVAL);
+	assert_int_equal(PARSE(&o, "--by-comm"), -EINVAL);
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "--profile"), 0);
+	assert_true(o.profile);
 	report_opts_release(&o);
 	assert_int_equal(PARSE(&o, "--no-such-option"), -EINVAL);
 	report_opts_release(&o);

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * report --profile bookkeeping (profile_acc.c) on hand-made event sequences whose answers are
+ * worked out by hand in the comments, then on the corpus file sched.dat (argv[1]) against
+ * figures read off its `trace-cmd report -t` text.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ktrace/dat.h"
+#include "ktrace/report.h"
+#include "profile.h"
+
+#define S	0x01
+#define D	0x02
+#define R_PLUS	0x100	/* TASK_REPORT_MAX: preempted */
+#define DEAD	0x10
+
+static const char *corpus;
+
+static const struct profile_task *task(const struct profile *p, int pid)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_tasks; i++)
+		if (p->tasks[i]->pid == pid)
+			return p->tasks[i];
+	fail_msg("no task %d", pid);
+	return NULL;
+}
+
+static void check_sum(const struct profile_sum *s, uint64_t total, uint64_t count, uint64_t max)
+{
+	assert_int_equal(s->total, total);
+	assert_int_equal(s->count, count);
+	assert_int_equal(s->max, max);
+}
+
+/*
+ * A runs from the file's start (100) to 150, sleeps (S) until woken at 400, waits to 420,
+ * runs to 500, is preempted (R+) until 530, runs to 600, blocks (D) to the end (1000).
+ * B is born by fork at 140, waits for a CPU until 150 (switched in when A sleeps), runs to 420
+ * where A preempts it, is runnable until 500, and runs to 530 where it exits.
+ */
+static void test_states(void **state)
+{
+	struct profile p = { 0 };
+	const struct profile_task *a, *b;
+
+	(void)state;
+	profile_note_ts(&p, 100);
+	profile_note_ts(&p, 140);
+	assert_int_equal(profile_wakeup(&p, 140, 2, "b", true), 0);
+	profile_note_ts(&p, 150);
+	assert_int_equal(profile_switch(&p, 150, 1, "a", S, 2, "b"), 0);
+	profile_note_ts(&p, 400);
+	assert_int_equal(profile_wakeup(&p, 400, 1, "a", false), 0);
+	/* sched_wakeup after sched_waking: the same wakeup, the first one counts */
+	assert_int_equal(profile_wakeup(&p, 405, 1, "a", false), 0);
+	assert_int_equal(profile_switch(&p, 420, 2, "b", 0, 1, "a"), 0);
+	assert_int_equal(profile_switch(&p, 500, 1, "a", R_PLUS, 2, "b"), 0);
+	assert_int_equal(profile_switch(&p, 530, 2, "b", DEAD, 1, "a"), 0);
+	assert_int_equal(profile_switch(&p, 600, 1, "a", D, 0, "swapper/0"), 0);
+	profile_note_ts(&p, 1000);
+	assert_int_equal(profile_finish(&p), 0);
+
+	a = task(&p, 1);
+	check_sum(&a->sum[PROFILE_RUN], 50 + 80 + 70, 3, 80);
+	check_sum(&a->sum[PROFILE_SLEEP], 250, 1, 250);
+	check_sum(&a->sum[PROFILE_WAIT], 20, 1, 20);
+	check_sum(&a->sum[PROFILE_PREEMPT], 30, 1, 30);
+	check_sum(&a->sum[PROFILE_BLOCK], 400, 1, 400);
+	check_sum(&a->sum[PROFILE_OTHER], 0, 0, 0);
+	b = task(&p, 2);
+	check_sum(&b->sum[PROFILE_WAIT], 10, 1, 10);
+	check_sum(&b->sum[PROFILE_RUN], 270 + 30, 2, 270);
+	check_sum(&b->sum[PROFILE_PREEMPT], 80, 1, 80);
+	assert_int_equal(b->sum[PROFILE_OTHER].count, 0);
+	/* the busiest first; the idle task (pid 0) is no task */
+	assert_int_equal(p.nr_tasks, 2);
+	assert_ptr_equal(p.tasks[0], b);
+	profile_release(&p);
+}
+
+/*
+ * Stacks: C sleeps twice in stack X (10 and 30) and once in stack Y (25), each stack arriving
+ * right after its switch-out; the second X sleep is woken before its stack is read (it comes
+ * from the CPU C left, after another CPU's wakeup), which must still count.
+ * A stack of a running task (any event's -T stack) is not a blocking stack.
+ */
+static void test_stacks(void **state)
+{
+	const uint64_t x[] = { 0xffffffff81000010ULL, 0xffffffff81000200ULL },
+		       y[] = { 0xffffffff81000010ULL, 0xffffffff81000300ULL, 0x42 };
+	struct profile p = { 0 };
+	const struct profile_task *c;
+
+	(void)state;
+	profile_note_ts(&p, 0);
+	assert_int_equal(profile_switch(&p, 0, 0, "swapper/0", 0, 3, "c"), 0);
+	assert_int_equal(profile_stack(&p, 3, y, 3), 0);
+	assert_int_equal(profile_switch(&p, 10, 3, "c", S, 0, "swapper/0"), 0);
+	assert_int_equal(profile_stack(&p, 3, x, 2), 0);
+	assert_int_equal(profile_wakeup(&p, 20, 3, "c", false), 0);
+	assert_int_equal(profile_switch(&p, 20, 0, "swapper/0", 0, 3, "c"), 0);
+	assert_int_equal(profile_switch(&p, 30, 3, "c", S, 0, "swapper/0"), 0);
+	assert_int_equal(profile_wakeup(&p, 60, 3, "c", false), 0);
+	assert_int_equal(profile_stack(&p, 3, x, 2), 0);
+	assert_int_equal(profile_switch(&p, 61, 0, "swapper/0", 0, 3, "c"), 0);
+	assert_int_equal(profile_switch(&p, 70, 3, "c", D, 0, "swapper/0"), 0);
+	assert_int_equal(profile_stack(&p, 3, y, 3), 0);
+	assert_int_equal(profile_wakeup(&p, 95, 3, "c", false), 0);
+	assert_int_equal(profile_switch(&p, 95, 0, "swapper/0", 0, 3, "c"), 0);
+	profile_note_ts(&p, 100);
+	assert_int_equal(profile_finish(&p), 0);
+
+	assert_true(p.stacks);
+	c = task(&p, 3);
+	assert_int_equal(c->nr_stacks, 2);
+	/* by total: X (40) before Y (25) */
+	assert_int_equal(c->stacks[0].nr, 2);
+	assert_memory_equal(c->stacks[0].ips, x, sizeof(x));
+	check_sum(&c->stacks[0].sum, 40, 2, 30);
+	assert_int_equal(c->stacks[1].nr, 3);
+	check_sum(&c->stacks[1].sum, 25, 1, 25);
+	check_sum(&c->sum[PROFILE_SLEEP], 40, 2, 30);
+	check_sum(&c->sum[PROFILE_BLOCK], 25, 1, 25);
+	profile_release(&p);
+}
+
+/* A task first seen switched in was off CPU since the file's start for an unknown reason. */
+static void test_clipped(void **state)
+{
+	struct profile p = { 0 };
+	const struct profile_task *t;
+
+	(void)state;
+	profile_note_ts(&p, 1000);
+	assert_int_equal(profile_switch(&p, 1300, 0, "swapper/1", 0, 7, "late"), 0);
+	profile_note_ts(&p, 2000);
+	assert_int_equal(profile_finish(&p), 0);
+	t = task(&p, 7);
+	check_sum(&t->sum[PROFILE_OTHER], 300, 1, 300);
+	check_sum(&t->sum[PROFILE_RUN], 700, 1, 700);
+	profile_release(&p);
+}
+
+/*
+ * sched.dat, `trace-cmd report -t`: sleep-121 is forked at 5.870308354, switched in at
+ * 5.870764695, sleeps (S) at 5.874354689, is woken at 6.874812617, switched in at
+ * 6.875188092 and exits (X) at 6.878970797.
+ */
+static void test_corpus(void **state)
+{
+	char path[4096];
+	struct dat_file *df = NULL;
+	struct strbuf err = STRBUF_INIT;
+	struct report_opts o = { .format = REPORT_FORMAT_JSON };
+	FILE *out;
+	char *text = NULL;
+	size_t len = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/sched.dat", corpus);
+	o.input = path;
+	o.pids = (char *[]){ "121" };
+	o.nr_pids = 1;
+	assert_int_equal(dat_file_open(path, &df, &err), 0);
+	out = open_memstream(&text, &len);
+	assert_non_null(out);
+	assert_int_equal(report_profile_print(df, &o, out, &err), 0);
+	fclose(out);
+	assert_non_null(strstr(text, "{\"pid\":121,\"comm\":\"sleep\","
+			       "\"running\":{\"total\":7372699,\"count\":2,\"max\":3782705},"
+			       "\"sleep\":{\"total\":1000457928,\"count\":1,\"max\":1000457928},"
+			       "\"blocked\":{\"total\":0,\"count\":0,\"max\":0},"
+			       "\"preempted\":{\"total\":0,\"count\":0,\"max\":0},"
+			       "\"wakeup_wait\":{\"total\":831816,\"count\":2,\"max\":456341},"
+			       "\"other\":{\"total\":0,\"count\":0,\"max\":0},\"stacks\":[]}"));
+	/* only the task asked for */
+	assert_null(strstr(text, "\"pid\":120,"));
+	free(text);
+	dat_file_close(df);
+	strbuf_release(&err);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_states),
+		cmocka_unit_test(test_stacks),
+		cmocka_unit_test(test_clipped),
+		cmocka_unit_test(test_corpus),
+	};
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s CORPUS_DIR\n", argv[0]);
+		return 1;
+	}
+	corpus = argv[1];
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
