@@ -102,10 +102,12 @@ static void print_stacks(const struct profile_task *t, const struct profile_view
 	for (i = 0; i < t->nr_stacks && i < PROFILE_TOP_STACKS; i++) {
 		const struct profile_stack *s = &t->stacks[i];
 
-		fprintf(out, "  %s %s total, %s max, %" PRIu64 " time%s\n",
-			put_time(total, sizeof(total), s->sum.total, v->ticks),
-			v->ticks ? "ticks" : "ms", put_time(max, sizeof(max), s->sum.max, v->ticks),
-			s->sum.count, s->sum.count == 1 ? "" : "s");
+		const char *unit = v->ticks ? "ticks" : "ms";
+
+		fprintf(out, "  %s %s total, %s %s max, %" PRIu64 " time%s\n",
+			put_time(total, sizeof(total), s->sum.total, v->ticks), unit,
+			put_time(max, sizeof(max), s->sum.max, v->ticks), unit, s->sum.count,
+			s->sum.count == 1 ? "" : "s");
 		for (f = 0; f < s->nr; f++) {
 			strbuf_reset(&sb);
 			put_frame(&sb, v->tep, s->ips[f]);

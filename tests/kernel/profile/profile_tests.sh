@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# report --profile on a live recording with known answers. Usage: profile_tests.sh KTRACE HELPER
+# meson runs it under flock /tmp/ktrace-tracefs.lock. HELPER sleeps 5 x 100 ms, then spins
+# 300 ms of CPU and prints the CPU time it used, so that its profile must show:
+#   - 5 or more sleeps (S), 0.5 s in all, give or take the timer slack and a loaded machine;
+#   - a running time equal to the CPU time the process counted itself, within 10 %;
+#   - with -T, the kernel stack of those sleeps (through a nanosleep function) first, 5 times.
+set -u
+K=$1
+HELPER=$2
+W=$(mktemp -d /tmp/ktrace-profile-test.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+
+fail() {
+	echo "FAIL [profile]: $*" >&2
+	exit 1
+}
+
+# FILE PYTHON-EXPR over t (the task of $pid in the --profile JSON): prints the value
+task() {
+	python3 -c 'import json, sys
+doc = json.load(open(sys.argv[1]))
+t = [x for x in doc["tasks"] if x["pid"] == int(sys.argv[2])]
+if len(t) != 1:
+    sys.exit("pid %s: %d tasks in the profile" % (sys.argv[2], len(t)))
+t = t[0]
+print(eval(sys.argv[3]))' "$1" "$pid" "$2" || fail "cannot read $1: $(head -c 300 "$1")"
+}
+
+"$K" record -q -T -o "$W/t.dat" -e sched -- "$HELPER" 5 100 300 > "$W/helper.out" \
+	2> "$W/record.err" || fail "record failed: $(cat "$W/record.err")"
+pid=$(sed -n 's/^pid=//p' "$W/helper.out")
+cpu=$(sed -n 's/^cpu_ns=//p' "$W/helper.out")
+[ -n "$pid" ] && [ -n "$cpu" ] || fail "the workload did not run: $(cat "$W/helper.out")"
+
+"$K" report --profile --format json "$W/t.dat" > "$W/p.json" 2> "$W/report.err" ||
+	fail "report --profile --format json failed: $(cat "$W/report.err")"
+[ "$(task "$W/p.json" 't["comm"]')" = profile_helper ] || fail "pid $pid is not profile_helper"
+
+sleeps=$(task "$W/p.json" 't["sleep"]["count"]')
+slept=$(task "$W/p.json" 't["sleep"]["total"]')
+[ "$sleeps" -ge 5 ] || fail "pid $pid: $sleeps sleeps, it slept 5 times"
+[ "$slept" -ge 500000000 ] || fail "pid $pid: slept $slept ns, less than 5 x 100 ms"
+[ "$slept" -lt 800000000 ] || fail "pid $pid: slept $slept ns, far more than 5 x 100 ms"
+blocked=$(task "$W/p.json" 't["blocked"]["total"]')
+[ "$blocked" -lt 100000000 ] || fail "pid $pid: $blocked ns in D, it only slept in S"
+
+ran=$(task "$W/p.json" 't["running"]["total"]')
+[ "$ran" -ge 300000000 ] || fail "pid $pid: ran $ran ns, it spun 300 ms of CPU"
+diff=$(( ran > cpu ? ran - cpu : cpu - ran ))
+[ $(( diff * 10 )) -le "$cpu" ] ||
+	fail "pid $pid: ran $ran ns in the trace, the process counted $cpu ns of CPU"
+
+# -T: the sched_switch of each nanosleep left its stack; that stack holds the most sleep
+top=$(task "$W/p.json" '" ".join(t["stacks"][0]["frames"]) if t["stacks"] else ""')
+echo "$top" | grep -q nanosleep || fail "pid $pid: top blocking stack has no nanosleep: '$top'"
+count=$(task "$W/p.json" 't["stacks"][0]["count"]')
+[ "$count" -ge 5 ] || fail "pid $pid: the nanosleep stack blocked $count times, not 5"
+
+# the text table agrees: its row for the task shows the same running time in ms
+"$K" report --profile --pid "$pid" "$W/t.dat" > "$W/p.txt" || fail "report --profile failed"
+row=$(grep "^profile_helper-$pid " "$W/p.txt") || fail "no row for pid $pid: $(cat "$W/p.txt")"
+want=$(awk -v n="$ran" 'BEGIN { printf "%.3f", int((n + 500) / 1000) / 1000 }')
+[ "$(echo "$row" | awk '{ print $2 }')" = "$want" ] || fail "text row '$row': running != $want"
+grep -q "nanosleep" "$W/p.txt" || fail "the text output lacks the nanosleep stack"
+echo "ok: pid $pid slept $sleeps x ($slept ns), ran $ran ns (process CPU $cpu ns)"
