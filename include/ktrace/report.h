@@ -17,7 +17,7 @@
  *   report_rows.c     --format json|csv: the event loop of the structured output
  *   report_layout.c   each event's fields, typed, and their values in a record
  *   report_json.c     one NDJSON object per event
- *   report_csv.c      --fields columns, RFC 4180 quoting
+ *   report_csv.c      --fields columns, RFC 4180 quoting (and as flat JSON objects)
  *   profile_*.c       --profile: time running, sleeping, blocked, preempted per task
  */
 #include <stdbool.h>
@@ -49,7 +49,7 @@ enum report_format {
 struct report_opts {
 	const char *input;
 	enum report_format format;
-	const char *fields;	/* --fields: the CSV columns, comma-separated */
+	const char *fields;	/* --fields: the CSV columns or JSON members, comma-separated */
 	bool latency;		/* -l */
 	bool nsec;		/* -t */
 	bool raw;		/* -R */
@@ -420,6 +420,9 @@ struct report_row {
 void report_json_row(const struct report_row *row, struct strbuf *sb);
 /* The JSON string of len bytes: escapes, invalid UTF-8 bytes as \u00XX. */
 void report_json_put_str(struct strbuf *sb, const char *s, size_t len);
+/* A field's value in the record as JSON: number, string, array, or null when it is cut short. */
+void report_json_put_value(const struct report_row *row, const struct report_field *rf,
+			   struct strbuf *sb);
 
 struct report_csv;
 
@@ -433,6 +436,11 @@ void report_csv_header(const struct report_csv *csv, struct strbuf *sb);
 bool report_csv_wants_lat(const struct report_csv *csv);
 /* Appends the event's row (no newline) to sb; 0 or -ENOMEM. */
 int report_csv_row(struct report_csv *csv, const struct report_row *row, struct strbuf *sb);
+/*
+ * --format json --fields: the same columns as one flat JSON object (no newline), a member per
+ * column named as given, typed as --format json types it, null where the CSV cell is empty.
+ */
+int report_csv_json_row(struct report_csv *csv, const struct report_row *row, struct strbuf *sb);
 void report_csv_free(struct report_csv *csv);
 
 /* Streams the kept events of df to out as JSON or CSV (o->format). */

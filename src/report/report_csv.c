@@ -5,7 +5,8 @@
  * (ts, cpu, pid, comm, instance, system, event, dropped, lat); "fields.NAME" always means the
  * event's field, for names such as sched_wakeup's pid and comm. An event without the field
  * leaves the cell empty. Quoting follows RFC 4180: a cell holding a comma, a double quote or
- * a line break is quoted, its quotes doubled.
+ * a line break is quoted, its quotes doubled. With --format json the same columns make one
+ * flat JSON object per event.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -290,6 +291,66 @@ int report_csv_row(struct report_csv *csv, const struct report_row *row, struct 
 			put_field(row, map[i], sb, &scratch);
 	}
 	strbuf_release(&scratch);
+	return 0;
+}
+
+static void put_json_str(struct strbuf *sb, const char *s)
+{
+	if (s)
+		report_json_put_str(sb, s, strlen(s));
+	else
+		strbuf_add(sb, "null", 4);
+}
+
+static void put_json_fixed(const struct report_row *row, enum csv_col_kind kind,
+			   struct strbuf *sb)
+{
+	const struct tep_record *r = row->record;
+	struct tep_event *ev = row->layout ? row->layout->event : NULL;
+
+	switch (kind) {
+	case COL_COMM: put_json_str(sb, row->comm); break;
+	case COL_INSTANCE: put_json_str(sb, row->instance); break;
+	case COL_SYSTEM: put_json_str(sb, ev ? ev->system : NULL); break;
+	case COL_EVENT: put_json_str(sb, ev ? ev->name : NULL); break;
+	case COL_LAT: put_json_str(sb, row->lat); break;
+	case COL_DROPPED:
+		if (r->missed_events)
+			strbuf_addf(sb, "%lld", r->missed_events > 0 ? r->missed_events : -1);
+		else
+			strbuf_add(sb, "null", 4);
+		break;
+	default:
+		/* ts, cpu, pid: the same digits as the CSV cell */
+		put_fixed(row, kind, sb);
+		break;
+	}
+}
+
+int report_csv_json_row(struct report_csv *csv, const struct report_row *row, struct strbuf *sb)
+{
+	const struct report_field **map = NULL;
+	int i;
+
+	if (row->layout) {
+		map = map_of(csv, row->layout);
+		if (!map)
+			return -ENOMEM;
+	}
+	strbuf_addch(sb, '{');
+	for (i = 0; i < csv->nr_cols; i++) {
+		if (i)
+			strbuf_addch(sb, ',');
+		report_json_put_str(sb, csv->cols[i].name, strlen(csv->cols[i].name));
+		strbuf_addch(sb, ':');
+		if (csv->cols[i].kind != COL_FIELD)
+			put_json_fixed(row, csv->cols[i].kind, sb);
+		else if (map && map[i])
+			report_json_put_value(row, map[i], sb);
+		else
+			strbuf_add(sb, "null", 4);
+	}
+	strbuf_addch(sb, '}');
 	return 0;
 }
 

@@ -114,8 +114,8 @@ static void put_uint_member(struct strbuf *sb, const char *key, unsigned long lo
 	strbuf_addch(sb, ',');
 }
 
-static void put_value(const struct report_row *row, const struct report_field *rf,
-		      struct strbuf *sb)
+void report_json_put_value(const struct report_row *row, const struct report_field *rf,
+			   struct strbuf *sb)
 {
 	struct report_value v;
 
@@ -139,7 +139,7 @@ static void put_members(const struct report_row *row, const struct report_field 
 		if (i)
 			strbuf_addch(sb, ',');
 		put_key(sb, fields[i].name);
-		put_value(row, &fields[i], sb);
+		report_json_put_value(row, &fields[i], sb);
 	}
 }
 

@@ -27,7 +27,7 @@ static const struct kt_option report_options[] = {
 	{ OPT_FORMAT, "format", KT_ARG_REQUIRED, "FMT",
 	  "text (default), json (one object per line), csv" },
 	{ OPT_FIELDS, "fields", KT_ARG_REQUIRED, "LIST",
-	  "csv columns, e.g. ts,cpu,comm,pid,event,prev_pid" },
+	  "csv columns or json members, e.g. ts,cpu,comm,pid,event,prev_pid" },
 	{ 'l', NULL, KT_ARG_NONE, NULL, "latency format: irqs-off, need-resched, irq, preempt" },
 	{ 't', NULL, KT_ARG_NONE, NULL, "full-resolution (nanosecond) timestamps" },
 	{ 'R', NULL, KT_ARG_NONE, NULL, "print the raw fields of every event" },
@@ -227,8 +227,8 @@ static int check_format(const struct report_opts *o)
 {
 	const char *why = NULL;
 
-	if (o->fields && o->format != REPORT_FORMAT_CSV)
-		why = "--fields needs --format csv";
+	if (o->fields && o->format == REPORT_FORMAT_TEXT)
+		why = "--fields needs --format csv or json";
 	else if (o->wakeup && o->format != REPORT_FORMAT_TEXT)
 		why = "-w prints into the text output: it needs --format text";
 	if (!why)

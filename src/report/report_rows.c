@@ -18,7 +18,8 @@ struct report_rows {
 	struct tep_handle *tep;
 	struct dat_file *df;
 	struct report_layouts *layouts;
-	struct report_csv *csv;		/* NULL: JSON */
+	struct report_csv *csv;		/* --fields (or CSV): the columns; NULL: whole events */
+	bool json;
 	bool want_lat;
 	bool instances;			/* the file has instances: name each event's */
 	struct trace_seq seq;		/* the latency text */
@@ -51,7 +52,9 @@ static int put_row(struct report_rows *w, const struct report_event *ev, FILE *o
 		row.lat = w->seq.buffer;
 	}
 	strbuf_reset(&w->line);
-	if (w->csv)
+	if (w->csv && w->json)
+		ret = report_csv_json_row(w->csv, &row, &w->line);
+	else if (w->csv)
 		ret = report_csv_row(w->csv, &row, &w->line);
 	else
 		report_json_row(&row, &w->line);
@@ -69,8 +72,9 @@ static int rows_init(struct report_rows *w, struct dat_file *df, const struct re
 	w->tep = dat_file_tep(df);
 	w->instances = dat_file_nr_buffers(df) > 1;
 	trace_seq_init(&w->seq);
+	w->json = o->format == REPORT_FORMAT_JSON;
 	ret = report_layouts_new(w->tep, &w->layouts);
-	if (ret || o->format != REPORT_FORMAT_CSV) {
+	if (ret || (w->json && !o->fields)) {
 		w->want_lat = o->latency;
 		return ret;
 	}
@@ -100,7 +104,7 @@ int report_rows_print(struct dat_file *df, const struct report_opts *o,
 	ret = rows_init(&w, df, o, err);
 	if (!ret)
 		ret = report_stream_open(df, &rs, err);
-	if (!ret && w.csv) {
+	if (!ret && w.csv && !w.json) {
 		report_csv_header(w.csv, &w.line);
 		strbuf_addch(&w.line, '\n');
 		fwrite_unlocked(w.line.buf, 1, w.line.len, out);

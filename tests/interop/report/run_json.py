@@ -12,6 +12,7 @@
   text is a number or a string (symbols, printed through the event's format, are counted
   as not comparable);
 - CSV rows parse with Python's csv module (RFC 4180) and hold the same values as the JSON;
+- --format json --fields objects have the chosen members, in order, with the same values;
 - bad --format/--fields combinations exit 255 with one line naming the option.
 """
 import csv
@@ -223,6 +224,30 @@ def check_csv(dat, name, events):
             return
 
 
+def check_json_fields(dat, name, events):
+    """--format json --fields: flat objects holding the same values as the whole events."""
+    names = []
+    for ev in events:
+        names += [k for k in ev["fields"] if k not in names]
+    picked = (names[:1] + names[-1:]) if names else []
+    cols = ["ts", "cpu", "comm", "pid", "system", "event", "instance", "dropped"] + \
+        ["fields." + k for k in picked]
+    out = run("--format", "json", "--fields", ",".join(cols), dat).stdout.decode("utf-8")
+    lines = out.splitlines()
+    if len(lines) != len(events):
+        fail("%s: %d --fields JSON objects, %d events" % (name, len(lines), len(events)))
+        return
+    for n, (line, ev) in enumerate(zip(lines, events), 1):
+        got = json.loads(line, object_pairs_hook=no_dup_keys)
+        want = {"ts": ev["ts"], "cpu": ev["cpu"], "comm": ev["comm"], "pid": ev["pid"],
+                "system": ev["system"], "event": ev["event"],
+                "instance": ev.get("instance"), "dropped": ev.get("dropped")}
+        want.update({"fields." + k: ev["fields"].get(k) for k in picked})
+        if list(got) != cols or got != want:
+            fail("%s --fields JSON line %d: %r, the whole event says %r" % (name, n, got, want))
+            return
+
+
 def check_errors(dat):
     cases = [
         (["--format", "yaml"], "--format"),
@@ -247,6 +272,7 @@ def main():
         stats["events"] += len(events)
         check_against_trace_cmd(name, events)
         check_csv(dat, name, events)
+        check_json_fields(dat, name, events)
         first = events[0]["event"]
         for filters in (["--cpu", "0"], ["-F", first], ["-v", "-F", first],
                         ["-F", first + ": common_pid > 100"], ["--pid", "1"], ["-I", "-S"]):
