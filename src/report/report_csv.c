@@ -243,13 +243,19 @@ static void put_field(const struct report_row *row, const struct report_field *r
 	}
 }
 
-static void put_str_cell(struct strbuf *sb, const char *s)
+/* A string cell; in JSON a string or null. */
+static void put_str_cell(struct strbuf *sb, const char *s, bool json)
 {
-	if (s)
+	if (json && !s)
+		strbuf_add(sb, "null", 4);
+	else if (json)
+		report_json_put_str(sb, s, strlen(s));
+	else if (s)
 		report_csv_put_cell(sb, s, strlen(s));
 }
 
-static void put_fixed(const struct report_row *row, enum csv_col_kind kind, struct strbuf *sb)
+static void put_fixed(const struct report_row *row, enum csv_col_kind kind, bool json,
+		      struct strbuf *sb)
 {
 	const struct tep_record *r = row->record;
 	struct tep_event *ev = row->layout ? row->layout->event : NULL;
@@ -258,14 +264,16 @@ static void put_fixed(const struct report_row *row, enum csv_col_kind kind, stru
 	case COL_TS: strbuf_addf(sb, "%llu", r->ts); break;
 	case COL_CPU: strbuf_addf(sb, "%d", r->cpu); break;
 	case COL_PID: strbuf_addf(sb, "%d", row->pid); break;
-	case COL_COMM: put_str_cell(sb, row->comm); break;
-	case COL_INSTANCE: put_str_cell(sb, row->instance); break;
-	case COL_SYSTEM: put_str_cell(sb, ev ? ev->system : NULL); break;
-	case COL_EVENT: put_str_cell(sb, ev ? ev->name : NULL); break;
-	case COL_LAT: put_str_cell(sb, row->lat); break;
+	case COL_COMM: put_str_cell(sb, row->comm, json); break;
+	case COL_INSTANCE: put_str_cell(sb, row->instance, json); break;
+	case COL_SYSTEM: put_str_cell(sb, ev ? ev->system : NULL, json); break;
+	case COL_EVENT: put_str_cell(sb, ev ? ev->name : NULL, json); break;
+	case COL_LAT: put_str_cell(sb, row->lat, json); break;
 	case COL_DROPPED:
 		if (r->missed_events)
 			strbuf_addf(sb, "%lld", r->missed_events > 0 ? r->missed_events : -1);
+		else if (json)
+			strbuf_add(sb, "null", 4);
 		break;
 	case COL_FIELD: break;
 	}
@@ -286,45 +294,12 @@ int report_csv_row(struct report_csv *csv, const struct report_row *row, struct 
 		if (i)
 			strbuf_addch(sb, ',');
 		if (csv->cols[i].kind != COL_FIELD)
-			put_fixed(row, csv->cols[i].kind, sb);
+			put_fixed(row, csv->cols[i].kind, false, sb);
 		else if (map)
 			put_field(row, map[i], sb, &scratch);
 	}
 	strbuf_release(&scratch);
 	return 0;
-}
-
-static void put_json_str(struct strbuf *sb, const char *s)
-{
-	if (s)
-		report_json_put_str(sb, s, strlen(s));
-	else
-		strbuf_add(sb, "null", 4);
-}
-
-static void put_json_fixed(const struct report_row *row, enum csv_col_kind kind,
-			   struct strbuf *sb)
-{
-	const struct tep_record *r = row->record;
-	struct tep_event *ev = row->layout ? row->layout->event : NULL;
-
-	switch (kind) {
-	case COL_COMM: put_json_str(sb, row->comm); break;
-	case COL_INSTANCE: put_json_str(sb, row->instance); break;
-	case COL_SYSTEM: put_json_str(sb, ev ? ev->system : NULL); break;
-	case COL_EVENT: put_json_str(sb, ev ? ev->name : NULL); break;
-	case COL_LAT: put_json_str(sb, row->lat); break;
-	case COL_DROPPED:
-		if (r->missed_events)
-			strbuf_addf(sb, "%lld", r->missed_events > 0 ? r->missed_events : -1);
-		else
-			strbuf_add(sb, "null", 4);
-		break;
-	default:
-		/* ts, cpu, pid: the same digits as the CSV cell */
-		put_fixed(row, kind, sb);
-		break;
-	}
 }
 
 int report_csv_json_row(struct report_csv *csv, const struct report_row *row, struct strbuf *sb)
@@ -344,7 +319,7 @@ int report_csv_json_row(struct report_csv *csv, const struct report_row *row, st
 		report_json_put_str(sb, csv->cols[i].name, strlen(csv->cols[i].name));
 		strbuf_addch(sb, ':');
 		if (csv->cols[i].kind != COL_FIELD)
-			put_json_fixed(row, csv->cols[i].kind, sb);
+			put_fixed(row, csv->cols[i].kind, true, sb);
 		else if (map && map[i])
 			report_json_put_value(row, map[i], sb);
 		else
