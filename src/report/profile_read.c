@@ -27,6 +27,7 @@ struct profile_reader {
 	int fork_id;
 	struct tep_format_field *child_pid, *child_comm;
 	struct tep_format_field *stack_size, *stack_caller;
+	unsigned long nr_switches;
 };
 
 static unsigned long long num(struct tep_format_field *f, const struct tep_record *r)
@@ -112,8 +113,10 @@ static int read_record(struct profile_reader *rd, struct tep_record *r)
 	int type = tep_data_type(rd->tep, r), i;
 
 	profile_note_ts(rd->p, r->ts);
-	if (type == rd->sw.id)
+	if (type == rd->sw.id) {
+		rd->nr_switches++;
 		return read_switch(rd, r);
+	}
 	if (type == rd->stack_id)
 		return read_stack(rd, r);
 	if (type == rd->fork_id)
@@ -132,7 +135,8 @@ static int reader_init(struct profile_reader *rd, struct tep_handle *tep, struct
 	rd->tep = tep;
 	report_sched_find_switch(tep, &rd->sw);
 	if (rd->sw.id < 0) {
-		strbuf_addstr(err, "--profile needs sched_switch events (record with -e sched)");
+		strbuf_addstr(err, "--profile: the file has no usable sched_switch format "
+			      "(record with -e sched)");
 		return -EINVAL;
 	}
 	report_sched_find_wakeup(tep, "sched_waking", &rd->wk[0]);
@@ -181,6 +185,12 @@ static int read_file(struct dat_file *df, struct profile *p, struct strbuf *err)
 	while (!ret && (ret = report_stream_next(rs, &ev, err)) > 0)
 		ret = read_record(&rd, ev.record);
 	report_stream_close(rs);
+	if (!ret && !rd.nr_switches) {
+		/* every file has the format; an empty table would look like an idle system */
+		strbuf_addstr(err, "--profile: the file holds no sched_switch event "
+			      "(record with -e sched)");
+		ret = -EINVAL;
+	}
 	if (!ret)
 		ret = profile_finish(p);
 	return ret;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <errno.h>
 
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
@@ -190,6 +191,34 @@ static void test_corpus(void **state)
 	strbuf_release(&err);
 }
 
+/* A file without sched_switch records, and filters that would skew the figures: one message. */
+static void test_refused(void **state)
+{
+	char path[4096];
+	struct dat_file *df = NULL;
+	struct strbuf err = STRBUF_INIT;
+	struct report_opts o = { .format = REPORT_FORMAT_TEXT };
+	struct report_filter_arg filter = { .expr = "sched_switch" };
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/function_vfs.dat", corpus);
+	o.input = path;
+	assert_int_equal(dat_file_open(path, &df, &err), 0);
+	assert_int_equal(report_profile_print(df, &o, stdout, &err), -EINVAL);
+	assert_non_null(strstr(strbuf_str(&err), "no sched_switch event"));
+	dat_file_close(df);
+	strbuf_reset(&err);
+
+	snprintf(path, sizeof(path), "%s/sched.dat", corpus);
+	assert_int_equal(dat_file_open(path, &df, &err), 0);
+	o.filters = &filter;
+	o.nr_filters = 1;
+	assert_int_equal(report_profile_print(df, &o, stdout, &err), -EINVAL);
+	assert_non_null(strstr(strbuf_str(&err), "-F"));
+	dat_file_close(df);
+	strbuf_release(&err);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +226,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_clipped),
 		cmocka_unit_test(test_corpus),
+		cmocka_unit_test(test_refused),
 	};
 
 	if (argc < 2) {
