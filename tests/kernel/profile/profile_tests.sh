@@ -3,7 +3,8 @@
 # report --profile on a live recording with known answers. Usage: profile_tests.sh KTRACE HELPER
 # meson runs it under flock /tmp/ktrace-tracefs.lock. HELPER sleeps 5 x 100 ms, then spins
 # 300 ms of CPU and prints the CPU time it used, so that its profile must show:
-#   - 5 or more sleeps (S), 0.5 s in all, give or take the timer slack and a loaded machine;
+#   - 5 or more sleeps (S), 0.5 s in all, give or take the timer slack and a loaded machine,
+#     each followed by a wakeup wait shorter than a sleep;
 #   - a running time equal to the CPU time the process counted itself, within 10 %;
 #   - with -T, the kernel stack of those sleeps (through a nanosleep function) first, 5 times.
 set -u
@@ -43,6 +44,11 @@ slept=$(task "$W/p.json" 't["sleep"]["total"]')
 [ "$sleeps" -ge 5 ] || fail "pid $pid: $sleeps sleeps, it slept 5 times"
 [ "$slept" -ge 500000000 ] || fail "pid $pid: slept $slept ns, less than 5 x 100 ms"
 [ "$slept" -lt 800000000 ] || fail "pid $pid: slept $slept ns, far more than 5 x 100 ms"
+# each sleep ends in a wakeup, then a wait for the CPU: counted, and far shorter than a sleep
+woken=$(task "$W/p.json" 't["wakeup_wait"]["count"]')
+[ "$woken" -ge 5 ] || fail "pid $pid: $woken wakeup waits, it was woken 5 times"
+wmax=$(task "$W/p.json" 't["wakeup_wait"]["max"]')
+[ "$wmax" -lt 100000000 ] || fail "pid $pid: a wakeup wait of $wmax ns holds a sleep"
 blocked=$(task "$W/p.json" 't["blocked"]["total"]')
 [ "$blocked" -lt 100000000 ] || fail "pid $pid: $blocked ns in D, it only slept in S"
 
