@@ -104,7 +104,7 @@ static int stack_add(struct profile_task *t, const uint64_t *ips, size_t nr, uin
 	t->stacks = grown;
 	s = &grown[t->nr_stacks];
 	memset(s, 0, sizeof(*s));
-	s->ips = malloc(nr * sizeof(*ips) + 1);
+	s->ips = malloc(nr * sizeof(*ips));
 	if (!s->ips)
 		return -ENOMEM;
 	memcpy(s->ips, ips, nr * sizeof(*ips));

@@ -159,8 +159,8 @@ static int check_opts(const struct report_opts *o, struct strbuf *err)
 {
 	const char *why = NULL;
 
-	if (o->format == REPORT_FORMAT_CSV)
-		why = "--profile prints text or --format json, not csv";
+	if (o->format == REPORT_FORMAT_CSV || o->fields)
+		why = "--profile prints text or --format json, without --fields";
 	else if (o->nr_filters || o->cpu_set || o->no_irqs || o->no_softirqs)
 		why = "--profile reads every event: -F, --cpu, -I and -S do not apply "
 		      "(--pid and --comm choose the tasks shown)";
