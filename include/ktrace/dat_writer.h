@@ -13,6 +13,7 @@
  *   dat_writer_kallsyms, dat_writer_printk, dat_writer_cmdlines   (all six, in this order)
  *   dat_writer_add_option ... (any number, any time before dat_writer_buffers)
  *   dat_writer_buffers (once, every buffer, the top instance first when recorded)
+ *     or dat_writer_latency (once: a latency tracer's text instead of CPU data)
  *   dat_writer_finish, dat_writer_free
  * or, for a file whose CPU data someone else appends (record -N sends this much to a listener,
  * which adds the data as `trace-cmd listen` does), after the options:
@@ -96,6 +97,13 @@ int dat_writer_cpu_count(struct dat_writer *w, int cpus);
  * one call. Without a top instance ("" first), v6 gets an empty top flyrecord as trace-cmd does.
  */
 int dat_writer_buffers(struct dat_writer *w, const struct dat_buffer_source *bufs, int nr,
+		       struct strbuf *err);
+/*
+ * A latency tracer's `trace` text as the file's data (trace-cmd's "latency" file): v6 after
+ * "latency  ", v7 in a BUFFER_TEXT section (compressed in chunks when the file is) whose
+ * option names `clock`. Replaces dat_writer_buffers; dat_writer_finish follows.
+ */
+int dat_writer_latency(struct dat_writer *w, const char *clock, const struct dat_blob *text,
 		       struct strbuf *err);
 /*
  * Ends the file where its CPU data would start: v6 the CPU count and the options, v7 the options

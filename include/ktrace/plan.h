@@ -95,6 +95,21 @@ bool plan_instance_active(const struct plan_instance *inst);
  */
 bool plan_instance_in_use(const struct plan *plan, int i);
 
+/*
+ * The latency tracers (irqsoff, preemptoff, preemptirqsoff, wakeup, wakeup_rt, wakeup_dl): their
+ * result is the text of `trace` (the max-latency trace), not ring-buffer events.
+ */
+bool plan_tracer_is_latency(const char *tracer);
+/* The kernel config option(s) a tracer needs ("CONFIG_IRQSOFF_TRACER"), NULL if not known. */
+const char *plan_tracer_config(const char *tracer);
+/* The index of the instance whose -p is a latency tracer, or -1. */
+int plan_latency_instance(const struct plan *plan);
+/*
+ * With a latency tracer: refuses stream, -N, and any other traced instance (record); checks that
+ * the kernel has the tracer. 0 (also without a latency tracer) or -errno after one message.
+ */
+int plan_check_latency(const struct plan *plan);
+
 struct tracefs_undo;
 
 /*
@@ -122,6 +137,8 @@ int plan_set_ftrace_notrace_pids(const struct plan *plan, struct tracefs_undo *u
  * buffers); this writes tracing_on for all of them (the old value is restored on undo).
  */
 int plan_tracing_on(const struct plan *plan, struct tracefs_undo *undo, bool on);
+/* Saves, then zeroes tracing_max_latency in the instance of a latency tracer (as trace-cmd). */
+int plan_reset_max_latency(const struct plan *plan, struct tracefs_undo *undo);
 /*
  * Restores every saved setting, newest first; async-signal-safe (no allocation, only
  * open/write/close/rmdir/unlink on paths prepared in advance) and idempotent.

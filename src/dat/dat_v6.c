@@ -109,13 +109,20 @@ static int read_clock(struct dat_file *df, struct dat_in *in, struct strbuf *err
 	return 0;
 }
 
+/* The text runs to the end of the file; it is the top buffer's data, as v7's BUFFER_TEXT. */
 static int read_latency(struct dat_file *df, struct dat_in *in, struct strbuf *err)
 {
 	uint64_t len = df->file_size - in->pos;
+	struct dat_buffer *top;
 	const uint8_t *p;
 	int ret;
 
 	df->meta.latency = true;
+	top = dat_buffer_add(df, "");
+	if (!top || !(top->name = strdup("")) ||
+	    !(top->clock = strdup(df->trace_clock ? df->trace_clock : "")))
+		return dat_in_err(err, in, -ENOMEM, "out of memory");
+	top->latency = true;
 	if (len > DAT_MAX_SECTION)
 		return dat_in_err(err, in, -EFBIG, "latency text of %llu bytes",
 				  (unsigned long long)len);

@@ -60,7 +60,7 @@ int dat_w_put64(struct dat_writer *w, uint64_t v)
 }
 
 /* v7 strings are referenced by their offset in the (single) strings section. */
-static int add_string(struct dat_writer *w, const char *s, uint32_t *id)
+int dat_w_string(struct dat_writer *w, const char *s, uint32_t *id)
 {
 	*id = (uint32_t)w->strings.len;
 	return strbuf_add(&w->strings, s, strlen(s) + 1);
@@ -72,9 +72,16 @@ int dat_w_section_start(struct dat_writer *w, uint16_t id, uint16_t flags, const
 	uint32_t desc_id;
 	int ret;
 
-	ret = add_string(w, desc, &desc_id);
-	if (!ret)
-		ret = dat_w_put16(w, id);
+	ret = dat_w_string(w, desc, &desc_id);
+	return ret ? ret : dat_w_section_header(w, id, flags, desc_id, size_at);
+}
+
+int dat_w_section_header(struct dat_writer *w, uint16_t id, uint16_t flags, uint32_t desc_id,
+			 uint64_t *size_at)
+{
+	int ret;
+
+	ret = dat_w_put16(w, id);
 	if (!ret)
 		ret = dat_w_put16(w, flags);
 	if (!ret)
@@ -418,7 +425,7 @@ int dat_writer_cmdlines(struct dat_writer *w, const struct dat_blob *cmdlines, s
 	return finish_meta(w, DAT_OPT_CMDLINES, "command lines", &sb, ret, err);
 }
 
-static int write_strings(struct dat_writer *w)
+int dat_w_strings_section(struct dat_writer *w)
 {
 	struct strbuf copy = STRBUF_INIT;
 	uint64_t size_at;
@@ -460,11 +467,11 @@ int dat_writer_finish(struct dat_writer *w, struct strbuf *err)
 {
 	int ret = 0;
 
-	if (w->version >= 7) {
+	if (w->version >= 7 && !w->sections_done) {
 		if (w->nr_written_opts < w->nr_opts)
 			ret = dat_w_options_section(w);
 		if (!ret)
-			ret = write_strings(w);
+			ret = dat_w_strings_section(w);
 	}
 	if (!ret && ftruncate(w->fd, (off_t)w->off))
 		ret = -errno;

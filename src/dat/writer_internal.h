@@ -2,7 +2,10 @@
 #ifndef KTRACE_DAT_WRITER_INTERNAL_H
 #define KTRACE_DAT_WRITER_INTERNAL_H
 
-/* Shared between writer.c (header, metadata, options, strings) and writer_buffers.c (CPU data). */
+/*
+ * Shared between writer.c (header, metadata, options, strings), writer_buffers.c (CPU data) and
+ * writer_latency.c (a latency tracer's text).
+ */
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -29,6 +32,7 @@ struct dat_writer {
 	struct strbuf strings;	/* v7 section descriptions, written last */
 	int cpus;
 	bool failed;
+	bool sections_done;	/* v7 latency: options and strings already written */
 };
 
 int dat_w_write(struct dat_writer *w, const void *data, size_t len);
@@ -39,6 +43,12 @@ int dat_w_put64(struct dat_writer *w, uint64_t v);
 /* v7: writes a section header with a zero size; *size_at says where to patch the size. */
 int dat_w_section_start(struct dat_writer *w, uint16_t id, uint16_t flags, const char *desc,
 			uint64_t *size_at);
+/* The same with a description already in the strings (dat_w_string). */
+int dat_w_section_header(struct dat_writer *w, uint16_t id, uint16_t flags, uint32_t desc_id,
+			 uint64_t *size_at);
+int dat_w_string(struct dat_writer *w, const char *s, uint32_t *id);
+/* v7: the strings section (the section descriptions); written once. */
+int dat_w_strings_section(struct dat_writer *w);
 int dat_w_section_end(struct dat_writer *w, uint64_t size_at);
 /* v7: writes every option not yet in the file as one options section. */
 int dat_w_options_section(struct dat_writer *w);

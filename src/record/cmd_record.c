@@ -45,6 +45,8 @@ struct record_run {
 	int sig_fd;
 	sigset_t old_mask;
 	int stop_signal;		/* the signal that ended the recording, 0 if none */
+	int latency;			/* the instance of a latency tracer, -1 if none */
+	char max_latency[32];		/* its tracing_max_latency at the end, in us */
 	struct strbuf err;
 };
 
@@ -53,14 +55,17 @@ static const char *output_path(const struct plan *plan)
 	return plan->output ? plan->output : "trace.dat";
 }
 
-static int instance_names(const struct plan *plan, const char ***names)
+/* The buffers to record: every instance in use, or a latency tracer's alone. */
+static int instance_names(const struct plan *plan, int latency, const char ***names)
 {
 	int i, n = 0;
 
 	*names = calloc((size_t)plan->nr_instances + 1, sizeof(**names));
 	if (!*names)
 		return -ENOMEM;
-	for (i = 0; i < plan->nr_instances; i++)
+	if (latency >= 0)
+		(*names)[n++] = plan->instances[latency].name;
+	for (i = 0; latency < 0 && i < plan->nr_instances; i++)
 		if (plan_instance_in_use(plan, i))
 			(*names)[n++] = plan->instances[i].name;
 	return n;
@@ -99,7 +104,7 @@ static void measure_date(struct record_run *run)
 static int setup_session(struct record_run *run)
 {
 	const char **names = NULL;
-	int n = instance_names(run->plan, &names);
+	int n = instance_names(run->plan, run->latency, &names);
 	int ret = n < 0 ? n : 0;
 
 	if (!ret)
@@ -111,6 +116,9 @@ static int setup_session(struct record_run *run)
 		run->session.wait_ms = run->plan->sleep_us / 1000 ? run->plan->sleep_us / 1000 : 1;
 	if (!ret)
 		ret = collect_events(run->plan, &run->session.events);
+	/* as trace-cmd: a latency file has every event format, for the events in its text */
+	run->session.latency = run->latency >= 0;
+	run->session.events.all |= run->session.latency;
 	free(names);
 	if (ret)
 		strbuf_addf(&run->err, "preparing the recorders: %s", strerror(-ret));
@@ -264,14 +272,22 @@ static int start_and_run(struct record_run *run)
 				return ret;
 		}
 	}
-	ret = rec_session_start(&run->session, &run->err);
-	if (ret)
-		return ret;
-	exclude_recorders(run);
+	if (run->latency < 0) {
+		ret = rec_session_start(&run->session, &run->err);
+		if (ret)
+			return ret;
+		exclude_recorders(run);
+	} else {
+		/* the longest path of this run only, not one from before it */
+		ret = plan_reset_max_latency(run->plan, run->undo);
+		if (ret)
+			return ret;
+	}
 	ret = plan_tracing_on(run->plan, run->undo, true);
 	if (ret)
 		return ret;
-	rec_status_begin(&run->status, run->plan->quiet);
+	/* without recorders there is no progress to show */
+	rec_status_begin(&run->status, run->plan->quiet || run->latency >= 0);
 	if (run->plan->command) {
 		ret = record_child_release(&run->child);
 		if (ret) {
@@ -286,6 +302,19 @@ static int start_and_run(struct record_run *run)
 	return 0;
 }
 
+/* The max latency the tracer measured, read before undo puts the old value back. */
+static void read_max_latency(struct record_run *run)
+{
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+
+	strbuf_addf(&path, "%s/tracing_max_latency", run->session.bufs[0].dir);
+	if (!meta_read_file(strbuf_str(&path), &sb))
+		snprintf(run->max_latency, sizeof(run->max_latency), "%.*s",
+			 (int)strcspn(strbuf_str(&sb), "\n"), strbuf_str(&sb));
+	strbuf_release(&path);
+	strbuf_release(&sb);
+}
+
 /* Tracing off, recorders flushed, file written. Runs on every path once recorders started. */
 static int stop_and_write(struct record_run *run, bool write_file)
 {
@@ -293,6 +322,10 @@ static int stop_and_write(struct record_run *run, bool write_file)
 
 	plan_tracing_on(run->plan, run->undo, false);
 	rec_status_end(&run->status);
+	if (run->latency >= 0) {
+		read_max_latency(run);
+		return write_file ? rec_session_write(&run->session, run->out_fd, &run->err) : 0;
+	}
 	ret = rec_session_finish(&run->session, &run->err);
 	/* A recorder's send error (EPIPE, ECONNRESET...) means the same as a hang-up. */
 	if (run->net && (run->net_lost || ret)) {
@@ -344,6 +377,13 @@ static void print_summary(struct record_run *run)
 	struct rec_hints hints = { .pid_filter = run->plan->filter_command || run->plan->nr_pids };
 	int i, j;
 
+	if (run->latency >= 0) {
+		if (!run->plan->quiet)
+			fprintf(stderr, "%s latency trace (tracing_max_latency %s us) written to %s\n",
+				run->plan->instances[run->latency].tracer,
+				run->max_latency[0] ? run->max_latency : "?", output_path(run->plan));
+		return;
+	}
 	for (i = 0; i < run->plan->nr_instances; i++)
 		for (j = 0; j < run->plan->instances[i].nr_events; j++)
 			if (run->plan->instances[i].events[j].filter)
@@ -393,6 +433,8 @@ static int record_run(struct record_run *run)
 	int ret;
 
 	ret = check_something_to_do(run->plan);
+	if (!ret)
+		ret = plan_check_latency(run->plan);
 	if (ret)
 		return ret;
 	if (run->plan->net_target) {
@@ -451,6 +493,7 @@ static int run_command(const char *cmd, int argc, char **argv,
 	run.out_fd = run.sig_fd = -1;
 	record_child_init(&run.child);
 	ret = plan_parse(cmd, argc, argv, &plan);
+	run.latency = ret ? -1 : plan_latency_instance(&plan);
 	if (!ret)
 		ret = fn(&run);
 	plan_release(&plan);
@@ -520,23 +563,32 @@ static int extract_run(struct record_run *run)
 	const char **names = NULL;
 	int n, ret;
 
+	/* -p LATENCY_TRACER: the text its `trace` file holds, as record would store it */
+	ret = plan_check_latency(run->plan);
+	if (ret)
+		return ret;
 	ret = open_output(run);
-	n = ret ? 0 : extract_names(run->plan, &names);
+	n = ret ? 0 : run->latency >= 0 ? instance_names(run->plan, run->latency, &names)
+					: extract_names(run->plan, &names);
 	if (n < 0)
 		ret = n;
 	if (!ret)
 		ret = rec_session_init(&run->session, names, n, output_path(run->plan),
 				       run->plan->file_version, run->plan->compression);
 	run->session.events.all = true;
+	run->session.latency = run->latency >= 0;
 	if (run->plan->snapshot)
 		run->session.raw_file = "snapshot_raw";
-	if (!ret)
+	if (!ret && !run->session.latency)
 		ret = rec_session_start(&run->session, &run->err);
-	if (!ret)
+	if (!ret && !run->session.latency)
 		ret = rec_session_finish(&run->session, &run->err);
 	if (!ret)
 		ret = rec_session_write(&run->session, run->out_fd, &run->err);
-	free_names(names, n);
+	if (run->latency >= 0)
+		free(names);	/* borrowed from the plan */
+	else
+		free_names(names, n);
 	if (run->out_fd >= 0)
 		close(run->out_fd);
 	if (ret && run->out_fd >= 0)

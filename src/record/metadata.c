@@ -320,6 +320,20 @@ static int add_text_option(struct dat_writer *w, uint16_t id, const char *text)
 	return dat_writer_add_option(w, id, text, (uint32_t)strlen(text) + 1);
 }
 
+static int add_clock_option(struct dat_writer *w, const char *trace_dir)
+{
+	struct strbuf path = STRBUF_INIT, clocks = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&path, "%s/trace_clock", trace_dir);
+	ret = meta_read_file(strbuf_str(&path), &clocks);
+	if (!ret)
+		ret = add_text_option(w, DAT_OPT_TRACECLOCK, strbuf_str(&clocks));
+	strbuf_release(&clocks);
+	strbuf_release(&path);
+	return ret;
+}
+
 int meta_add_options(struct dat_writer *w, const char *trace_dir, int nr_cpus)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -327,16 +341,7 @@ int meta_add_options(struct dat_writer *w, const char *trace_dir, int nr_cpus)
 	uint64_t id = 0;
 	int ret;
 
-	strbuf_addf(&sb, "%s/trace_clock", trace_dir);
-	{
-		struct strbuf clocks = STRBUF_INIT;
-
-		ret = meta_read_file(strbuf_str(&sb), &clocks);
-		if (!ret)
-			ret = add_text_option(w, DAT_OPT_TRACECLOCK, strbuf_str(&clocks));
-		strbuf_release(&clocks);
-	}
-	strbuf_reset(&sb);
+	ret = trace_dir ? add_clock_option(w, trace_dir) : 0;
 	if (!ret && !uname(&u)) {
 		strbuf_addf(&sb, "%s %s %s %s", u.sysname, u.nodename, u.release, u.machine);
 		ret = add_text_option(w, DAT_OPT_UNAME, strbuf_str(&sb));

@@ -33,7 +33,10 @@ uint32_t meta_subbuf_size(const char *trace_dir);
 /* The six metadata parts, in file order. */
 int meta_write_sections(struct dat_writer *w, const char *trace_dir, const struct meta_events *ev,
 			struct strbuf *err);
-/* TRACECLOCK, UNAME, VERSION, TRACEID, CPUCOUNT. */
+/*
+ * TRACECLOCK, UNAME, VERSION, TRACEID, CPUCOUNT. trace_dir NULL leaves TRACECLOCK out, as in
+ * trace-cmd's latency files: its v6 reader would take a clock from the start of the text.
+ */
 int meta_add_options(struct dat_writer *w, const char *trace_dir, int nr_cpus);
 /* CPUSTAT for each CPU; `name` NULL for the top instance, else preceded by a "Buffer:" entry. */
 int meta_add_cpustats(struct dat_writer *w, const char *trace_dir, const char *name, int nr_cpus);

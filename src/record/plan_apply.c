@@ -503,3 +503,16 @@ int plan_tracing_on(const struct plan *plan, struct tracefs_undo *undo, bool on)
 {
 	return for_each_used(plan, undo, write_tracing_on, &on);
 }
+
+static int write_max_latency(struct applier *ap, const void *arg)
+{
+	(void)arg;
+	if (!plan_tracer_is_latency(ap->pinst->tracer))
+		return 0;
+	return set_file(ap, "tracing_max_latency", "0");
+}
+
+int plan_reset_max_latency(const struct plan *plan, struct tracefs_undo *undo)
+{
+	return for_each_used(plan, undo, write_max_latency, NULL);
+}

@@ -76,6 +76,11 @@ void plan_resolved_free(const struct plan *plan, struct resolved_instance *res);
 /* --- names checked against the kernel (plan_validate.c) --- */
 
 int plan_validate(const struct plan *plan);
+/*
+ * -p TRACER is in available_tracers; else one message, naming the kernel config option a known
+ * tracer needs ("-p irqsoff: ... CONFIG_IRQSOFF_TRACER") or suggesting close names.
+ */
+int plan_check_tracer(const struct plan *plan, const char *tracer);
 /* Appends "; did you mean 'a', 'b'?" with the closest of candidates (nothing if none close). */
 void plan_suggest(struct strbuf *msg, const char *word, char *const *candidates);
 

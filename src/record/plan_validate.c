@@ -123,6 +123,26 @@ static int check_in_file(const struct plan *plan, const char *file, const char *
 	return ret;
 }
 
+int plan_check_tracer(const struct plan *plan, const char *tracer)
+{
+	struct strbuf path = STRBUF_INIT;
+	const char *config = plan_tracer_config(tracer);
+	char **words = NULL;
+	int ret;
+
+	ret = tfs_path(&path, NULL, "available_tracers");
+	if (!ret)
+		ret = tfs_words(path.buf, &words);
+	if (!ret && !in_list(words, tracer) && config) {
+		fprintf(stderr, "ktrace %s: -p %s: this kernel has no %s tracer (not in %s; it needs "
+			"a kernel built with %s)\n", plan->cmd, tracer, tracer, path.buf, config);
+		ret = -ENOENT;
+	}
+	plan_strv_free(words);
+	strbuf_release(&path);
+	return ret ? ret : check_in_file(plan, "available_tracers", "-p", tracer, "tracer", "-t");
+}
+
 /* The option names of options/ (what -O takes, without the "no" of trace_options). */
 static int option_names(char ***out)
 {
@@ -210,7 +230,7 @@ static int check_instance(const struct plan *plan, const struct plan_instance *i
 		return -ENOENT;
 	}
 	if (inst->tracer)
-		ret = check_in_file(plan, "available_tracers", "-p", inst->tracer, "tracer", "-t");
+		ret = plan_check_tracer(plan, inst->tracer);
 	if (!ret && inst->clock)
 		ret = check_in_file(plan, "trace_clock", "-C", inst->clock, "clock", "-C");
 	for (i = 0; inst->options && inst->options[i] && !ret; i++)

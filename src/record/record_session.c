@@ -11,6 +11,7 @@
 
 #include "ktrace/dat_format.h"
 #include "ktrace/dat_writer.h"
+#include "record_latency.h"
 #include "record_session.h"
 
 /* The ring buffer wakes a recorder at buffer_percent; this bounds the wait if it never fills. */
@@ -265,7 +266,10 @@ static int add_stats_options(struct rec_session *s, struct dat_writer *w)
 	return ret;
 }
 
-/* Everything before the CPU statistics and the data; the clocks are those of buffer `buf`. */
+/*
+ * Everything before the CPU statistics and the data; the clocks are those of buffer `buf`.
+ * A latency file has no TRACECLOCK option (metadata.h).
+ */
 static int write_meta(struct rec_session *s, int buf, struct dat_writer *w, struct strbuf *err)
 {
 	int ret = meta_write_sections(w, s->bufs[buf].dir, &s->events, err);
@@ -273,7 +277,26 @@ static int write_meta(struct rec_session *s, int buf, struct dat_writer *w, stru
 	if (!ret && s->date)
 		ret = dat_writer_add_option(w, DAT_OPT_DATE, s->date, (uint32_t)strlen(s->date) + 1);
 	if (!ret)
-		ret = meta_add_options(w, s->bufs[buf].dir, s->nr_cpus);
+		ret = meta_add_options(w, s->latency ? NULL : s->bufs[buf].dir, s->nr_cpus);
+	return ret;
+}
+
+/* A latency tracer's file: the metadata, then buffer 0's `trace` text as the data. */
+static int write_latency(struct rec_session *s, struct dat_writer *w, struct strbuf *err)
+{
+	struct rec_buffer *b = &s->bufs[0];
+	char *path = NULL;
+	int ret = write_meta(s, 0, w, err);
+
+	free(b->clock);
+	b->clock = meta_selected_clock(b->dir);
+	if (!ret && (!b->clock || asprintf(&path, "%s/trace", b->dir) < 0))
+		ret = -ENOMEM;
+	if (!ret)
+		ret = rec_latency_store(w, path, b->clock, err);
+	if (!ret)
+		ret = dat_writer_finish(w, err);
+	free(path);
 	return ret;
 }
 
@@ -318,7 +341,7 @@ static int write_file(struct rec_session *s, int out_fd, int meta_buf, struct st
 		if (!ret)
 			ret = dat_writer_metadata_end(w, err);
 	} else if (!ret) {
-		ret = write_all(s, w, err);
+		ret = s->latency ? write_latency(s, w, err) : write_all(s, w, err);
 	}
 	if (ret && !err->len)
 		strbuf_addf(err, "%s", strerror(-ret));

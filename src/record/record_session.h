@@ -60,6 +60,7 @@ struct rec_session {
 	uint64_t max_bytes;	/* -m in bytes per CPU, 0 = keep everything */
 	const char *raw_file;	/* per-CPU file to read; NULL: trace_pipe_raw */
 	bool datagram;		/* record -N over UDP: the sinks take one page per write */
+	bool latency;		/* a latency tracer: no recorders; bufs[0]'s `trace` text is the data */
 };
 
 /* `names[i]` NULL for the top instance. */
@@ -70,7 +71,10 @@ int rec_session_start(struct rec_session *s, struct strbuf *err);
 int rec_session_tids(const struct rec_session *s, pid_t **tids, int *nr);
 /* Finishes every recorder (call with tracing off); first error or 0. */
 int rec_session_finish(struct rec_session *s, struct strbuf *err);
-/* Writes the trace.dat to out_fd: metadata, options, every buffer. */
+/*
+ * Writes the trace.dat to out_fd: metadata, options, every buffer; with `latency`, buffer 0's
+ * `trace` text instead (record_latency.h).
+ */
 int rec_session_write(struct rec_session *s, int out_fd, struct strbuf *err);
 /*
  * Writes the file of buffer `buf` alone up to its CPU data (record -N sends this to the listener

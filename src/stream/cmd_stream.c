@@ -316,7 +316,9 @@ static int stream_run(struct stream_run *run)
 {
 	int ret;
 
-	ret = rec_signals_block(&run->sig_fd, &run->old_mask);
+	ret = plan_check_latency(&run->plan);
+	if (!ret)
+		ret = rec_signals_block(&run->sig_fd, &run->old_mask);
 	if (!ret)
 		ret = plan_apply(&run->plan, &run->undo);
 	if (!ret)

@@ -4,8 +4,16 @@
  * again with ktrace's writer as v6, v7 none, v7 zlib and v7 zstd, and read back. Every event
  * must come out the same (timestamp, CPU, bytes). zlib files have no other reader here:
  * Debian's trace-cmd refuses them.
+ *
+ * Latency files (a latency tracer's text instead of CPU data) with the same metadata: the text
+ * must read back unchanged. With a second argument, KEEP_DIR, they are kept there as
+ * latency-v6.dat, latency-v7-none.dat ... for tests/interop/latency to compare the reports of
+ * ktrace and trace-cmd.
  */
+#include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -26,6 +34,7 @@
 #define CHUNK_PAGES 10
 
 static const char *corpus;
+static const char *keep_dir;
 
 struct meta {
 	void *payload[6];
@@ -154,6 +163,27 @@ static void cpu_source(struct dat_file *df, int index, enum kt_compression comp,
 	strbuf_release(&err);
 }
 
+/* A latency file has no TRACECLOCK (trace-cmd's v6 reader would take one from its text). */
+static void write_meta(struct dat_writer *w, struct dat_file *src, const struct meta *m,
+		       bool clock_option)
+{
+	struct strbuf err = STRBUF_INIT;
+	const void *clock;
+	uint32_t size;
+
+	assert_int_equal(dat_writer_headers(w, &m->header_page, &m->header_event, &err), 0);
+	assert_int_equal(dat_writer_ftrace_formats(w, m->ftrace, m->nr_ftrace, &err), 0);
+	assert_int_equal(dat_writer_event_formats(w, m->systems, m->nr_systems, &err), 0);
+	assert_int_equal(dat_writer_kallsyms(w, &m->kallsyms, &err), 0);
+	assert_int_equal(dat_writer_printk(w, &m->printk, &err), 0);
+	assert_int_equal(dat_writer_cmdlines(w, &m->cmdlines, &err), 0);
+	clock = dat_file_option(src, DAT_OPT_TRACECLOCK, 0, &size);
+	if (clock_option)
+		assert_int_equal(dat_writer_add_option(w, DAT_OPT_TRACECLOCK, clock, size), 0);
+	assert_int_equal(dat_writer_cpu_count(w, dat_file_nr_cpus(src)), 0);
+	strbuf_release(&err);
+}
+
 static void write_copy(struct dat_file *src, const struct meta *m, int version,
 		       enum kt_compression comp, int fd)
 {
@@ -163,22 +193,12 @@ static void write_copy(struct dat_file *src, const struct meta *m, int version,
 	struct dat_cpu_source cpus[8];
 	struct dat_buffer_source bs = { "", b->clock, b->page_size, cpus, b->nr_cpus };
 	struct dat_writer *w;
-	const void *clock;
-	uint32_t size;
 	int i;
 
 	for (i = 0; i < b->nr_cpus; i++)
 		cpu_source(src, i, comp, &cpus[i]);
 	assert_int_equal(dat_writer_open(fd, &cfg, &w, &err), 0);
-	assert_int_equal(dat_writer_headers(w, &m->header_page, &m->header_event, &err), 0);
-	assert_int_equal(dat_writer_ftrace_formats(w, m->ftrace, m->nr_ftrace, &err), 0);
-	assert_int_equal(dat_writer_event_formats(w, m->systems, m->nr_systems, &err), 0);
-	assert_int_equal(dat_writer_kallsyms(w, &m->kallsyms, &err), 0);
-	assert_int_equal(dat_writer_printk(w, &m->printk, &err), 0);
-	assert_int_equal(dat_writer_cmdlines(w, &m->cmdlines, &err), 0);
-	clock = dat_file_option(src, DAT_OPT_TRACECLOCK, 0, &size);
-	assert_int_equal(dat_writer_add_option(w, DAT_OPT_TRACECLOCK, clock, size), 0);
-	assert_int_equal(dat_writer_cpu_count(w, dat_file_nr_cpus(src)), 0);
+	write_meta(w, src, m, true);
 	if (dat_writer_buffers(w, &bs, 1, &err) || dat_writer_finish(w, &err))
 		fail_msg("writer: %s", strbuf_str(&err));
 	dat_writer_free(w);
@@ -271,6 +291,101 @@ static void test_v7_zstd(void **state)
 	round_trip(7, KT_COMP_ZSTD);
 }
 
+/*
+ * The head of an irqsoff trace as the kernel prints it, repeated past three compression chunks
+ * (ten 4 KiB pages each), with a last line that does not end in a newline.
+ */
+static char *latency_text(size_t *len)
+{
+	static const char head[] =
+		"# tracer: irqsoff\n#\n# irqsoff latency trace v1.1.5 on 6.1.0-28-amd64\n"
+		"# --------------------------------------------------------------------\n"
+		"# latency: 57 us, #4/4, CPU#1 | (M:none VP:0, KP:0, SP:0 HP:0 #P:2)\n"
+		"#    -----------------\n#    | task: swapper/1-0 (uid:0 nice:0 policy:0 "
+		"rt_prio:0)\n#    -----------------\n#  => started at: irq_enter_rcu\n"
+		"#  => ended at:   irq_exit_rcu\n#\n";
+	static const char line[] =
+		"  <idle>-0       1d.h1    %2du+: irq_enter_rcu <-sysvec_apic_timer_interrupt\n";
+	struct strbuf sb = STRBUF_INIT;
+	int i;
+
+	strbuf_addstr(&sb, head);
+	for (i = 0; sb.len < 130000; i++)
+		strbuf_addf(&sb, line, i % 100);
+	strbuf_addstr(&sb, "\n => irq_exit_rcu");
+	*len = sb.len;
+	return strbuf_detach(&sb, NULL);
+}
+
+static char *latency_path(int version, enum kt_compression comp)
+{
+	char *path = NULL;
+
+	if (!keep_dir) {
+		path = strdup("/tmp/ktrace-rt-lat-XXXXXX");
+		assert_true(mkstemp(path) >= 0);
+		return path;
+	}
+	assert_true(asprintf(&path, "%s/latency-v%d%s%s.dat", keep_dir, version,
+			     version < 7 ? "" : "-", version < 7 ? "" : kt_compression_name(comp))
+		    > 0);
+	return path;
+}
+
+static void latency_trip(int version, enum kt_compression comp)
+{
+	struct dat_writer_config cfg = { version, comp, 4096 };
+	struct strbuf err = STRBUF_INIT;
+	struct dat_file *src, *copy;
+	struct dat_writer *w;
+	struct dat_blob text;
+	struct meta m;
+	char *name = corpus_path(corpus, "sched.dat"), *path = latency_path(version, comp);
+	const char *got;
+	uint64_t got_len = 0;
+	size_t len;
+	int fd, i;
+
+	memset(&m, 0, sizeof(m));
+	text.data = latency_text(&len);
+	text.size = len;
+	assert_int_equal(dat_file_open(name, &src, &err), 0);
+	read_meta(src, &m);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(dat_writer_open(fd, &cfg, &w, &err), 0);
+	write_meta(w, src, &m, false);
+	if (dat_writer_latency(w, "local", &text, &err) || dat_writer_finish(w, &err))
+		fail_msg("writer: %s", strbuf_str(&err));
+	dat_writer_free(w);
+	close(fd);
+	if (dat_file_open(path, &copy, &err))
+		fail_msg("%s: %s", path, strbuf_str(&err));
+	got = dat_file_latency_text(copy, &got_len);
+	assert_non_null(got);
+	assert_int_equal(got_len, len);
+	assert_memory_equal(got, text.data, len);
+	dat_file_close(copy);
+	dat_file_close(src);
+	if (!keep_dir)
+		unlink(path);
+	for (i = 0; i < 6; i++)
+		free(m.payload[i]);
+	free((void *)text.data);
+	free(name);
+	free(path);
+	strbuf_release(&err);
+}
+
+static void test_latency(void **state)
+{
+	(void)state;
+	latency_trip(6, KT_COMP_NONE);
+	latency_trip(7, KT_COMP_NONE);
+	latency_trip(7, KT_COMP_ZLIB);
+	latency_trip(7, KT_COMP_ZSTD);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,12 +393,14 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_v7_none),
 		cmocka_unit_test(test_v7_zlib),
 		cmocka_unit_test(test_v7_zstd),
+		cmocka_unit_test(test_latency),
 	};
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s CORPUS_DIR\n", argv[0]);
+		fprintf(stderr, "usage: %s CORPUS_DIR [KEEP_DIR]\n", argv[0]);
 		return 2;
 	}
 	corpus = argv[1];
+	keep_dir = argc > 2 ? argv[2] : NULL;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
