@@ -4,7 +4,8 @@
  * buffers (the top one with an empty CPU, an instance), the pages must come back byte for byte
  * and the layout facts (version, compression, buffer names, clocks, options) must match.
  * The metadata-only end that record -N sends must pass the listener's scan and, completed by the
- * listener's assembler, read back the same way.
+ * listener's assembler, read back the same way. A latency tracer's text, stored by record's
+ * rec_latency_store from a file, must read back unchanged.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -23,6 +25,7 @@
 #include "ktrace/dat_format.h"
 #include "ktrace/dat_writer.h"
 #include "listen.h"
+#include "record_latency.h"
 
 #define PS 4096
 
@@ -275,6 +278,85 @@ static void test_v6(void **state)
 	listener_round_trip(6, KT_COMP_NONE);
 }
 
+/*
+ * record's latency path: the `trace` text of a latency tracer, read from a file, becomes the
+ * file's latency data; the reader gives back the same bytes (a text over several compression
+ * chunks) with the clock in v7's BUFFER_TEXT option.
+ */
+static void latency_trip(int version, enum kt_compression comp)
+{
+	struct dat_writer_config cfg = { .version = version, .compression = comp, .page_size = PS };
+	char text_path[] = "/tmp/ktrace-latency-text-XXXXXX";
+	char path[] = "/tmp/ktrace-latency-dat-XXXXXX";
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	const struct dat_buffer *b;
+	struct dat_writer *w;
+	struct dat_file *df;
+	const char *got;
+	uint64_t len = 0;
+	int tfd = mkstemp(text_path), fd = mkstemp(path), i;
+
+	assert_true(tfd >= 0 && fd >= 0);
+	strbuf_addstr(&text, "# tracer: wakeup_rt\n#\n# wakeup_rt latency trace v1.1.5\n");
+	for (i = 0; text.len < 20 * PS; i++)
+		strbuf_addf(&text, "  <idle>-0  1dNh5 %4dus : 0:120:R + [001]  17:  0:R rcu_preempt\n",
+			    i);
+	assert_int_equal(write(tfd, text.buf, text.len), (ssize_t)text.len);
+	close(tfd);
+	assert_int_equal(dat_writer_open(fd, &cfg, &w, &err), 0);
+	write_metadata(w);
+	if (rec_latency_store(w, text_path, "global", &err) || dat_writer_finish(w, &err))
+		fail_msg("%s", strbuf_str(&err));
+	dat_writer_free(w);
+	close(fd);
+	if (dat_file_open(path, &df, &err))
+		fail_msg("%s", strbuf_str(&err));
+	got = dat_file_latency_text(df, &len);
+	assert_non_null(got);
+	assert_int_equal(len, text.len);
+	assert_memory_equal(got, text.buf, text.len);
+	assert_int_equal(dat_file_nr_buffers(df), 1);
+	b = dat_file_buffer(df, 0);
+	assert_true(b->latency);
+	if (version >= 7)
+		assert_string_equal(b->clock, "global");
+	dat_file_close(df);
+	unlink(text_path);
+	unlink(path);
+	strbuf_release(&text);
+	strbuf_release(&err);
+}
+
+static void test_latency(void **state)
+{
+	(void)state;
+	latency_trip(6, KT_COMP_NONE);
+	latency_trip(7, KT_COMP_NONE);
+	latency_trip(7, KT_COMP_ZLIB);
+	latency_trip(7, KT_COMP_ZSTD);
+}
+
+/* A `trace` file that cannot be read: the error names it. */
+static void test_latency_unreadable(void **state)
+{
+	struct dat_writer_config cfg = { .version = 7, .compression = KT_COMP_ZSTD, .page_size = PS };
+	char path[] = "/tmp/ktrace-latency-dat-XXXXXX";
+	struct strbuf err = STRBUF_INIT;
+	struct dat_writer *w;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(dat_writer_open(fd, &cfg, &w, &err), 0);
+	write_metadata(w);
+	assert_int_equal(rec_latency_store(w, "/nonexistent/trace", "local", &err), -ENOENT);
+	assert_non_null(strstr(strbuf_str(&err), "cannot read /nonexistent/trace"));
+	dat_writer_free(w);
+	close(fd);
+	unlink(path);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +364,8 @@ int main(void)
 		cmocka_unit_test(test_v7_zlib),
 		cmocka_unit_test(test_v7_none),
 		cmocka_unit_test(test_v6),
+		cmocka_unit_test(test_latency),
+		cmocka_unit_test(test_latency_unreadable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
