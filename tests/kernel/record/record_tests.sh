@@ -331,4 +331,45 @@ case_max_size() {
 	done
 }
 
+# The latency tracers. Where the kernel lacks one (this host's and Debian's kernels lack all):
+# record, extract fail naming its config option, write no file and change nothing. Where it has
+# one: record stores the text of `trace`, which both reports print, and tracefs is restored
+# (tracing_max_latency included). stream and -N refuse them on any kernel.
+case_latency() {
+	local before after t config text
+	before=$(snapshot; cat "$T/tracing_max_latency" 2>/dev/null)
+	for t in irqsoff preemptoff preemptirqsoff wakeup wakeup_rt wakeup_dl; do
+		case $t in
+		irqsoff) config=CONFIG_IRQSOFF_TRACER ;;
+		preemptoff) config=CONFIG_PREEMPT_TRACER ;;
+		preemptirqsoff) config="CONFIG_IRQSOFF_TRACER and CONFIG_PREEMPT_TRACER" ;;
+		*) config=CONFIG_SCHED_TRACER ;;
+		esac
+		if grep -qw "$t" "$T/available_tracers"; then
+			"$K" record -q -o "$W/l.dat" -p $t -- sleep 0.2 2> "$W/record.err" ||
+				fail "record -p $t: $(cat "$W/record.err")"
+			report "$W/l.dat"
+			text=$(sed -n 2p "$W/report.txt")
+			[ "$text" = "# tracer: $t" ] || fail "-p $t: the report starts with '$text'"
+			"$K" report -i "$W/l.dat" > "$W/kt.txt" 2>&1 || fail "ktrace report -p $t"
+			cmp -s "$W/report.txt" "$W/kt.txt" || fail "-p $t: the reports differ"
+			continue
+		fi
+		for cmd in record extract; do
+			"$K" $cmd -o "$W/l.dat" -p $t 2> "$W/record.err" &&
+				fail "$cmd -p $t succeeded on a kernel without $t"
+			grep -qF "ktrace $cmd: -p $t: this kernel has no $t tracer" "$W/record.err" &&
+				grep -qF "$config" "$W/record.err" ||
+				fail "$cmd -p $t: $(cat "$W/record.err")"
+			[ ! -e "$W/l.dat" ] || fail "$cmd -p $t left $W/l.dat"
+		done
+	done
+	"$K" stream -p wakeup_rt 2> "$W/record.err" && fail "stream -p wakeup_rt succeeded"
+	grep -q 'nothing to stream' "$W/record.err" || fail "stream: $(cat "$W/record.err")"
+	"$K" record -N localhost:9 -p irqsoff true 2> "$W/record.err" && fail "-N -p irqsoff"
+	grep -q 'cannot be sent to a listener' "$W/record.err" || fail "-N: $(cat "$W/record.err")"
+	after=$(snapshot; cat "$T/tracing_max_latency" 2>/dev/null)
+	[ "$before" = "$after" ] || fail "tracefs changed: $(diff <(echo "$before") <(echo "$after"))"
+}
+
 "case_$CASE"
