@@ -23,6 +23,7 @@
 
 enum {
 	OPT_HIST = 256,
+	OPT_CLEAR,
 	OPT_FIRST_FILE,
 };
 
@@ -43,6 +44,8 @@ static const struct kt_option show_options[] = {
 	{ 'f', NULL, KT_ARG_NONE, NULL, "print the path of the file first" },
 	{ OPT_HIST, "hist", KT_ARG_NONE, NULL,
 	  "print the histogram of the EVENT argument, or list the events with hist triggers" },
+	{ OPT_CLEAR, "clear", KT_ARG_NONE, NULL,
+	  "with --hist EVENT: then zero its histogram (the trigger stays)" },
 	{ OPT_FIRST_FILE + 0, "tracing_on", KT_ARG_NONE, NULL, "print tracing_on" },
 	{ OPT_FIRST_FILE + 1, "current_tracer", KT_ARG_NONE, NULL, "print current_tracer" },
 	{ OPT_FIRST_FILE + 2, "buffer_size", KT_ARG_NONE, NULL, "print buffer_size_kb" },
@@ -60,7 +63,8 @@ static const struct kt_option show_options[] = {
 
 static const struct kt_command_help show_help = {
 	"show",
-	"[-p|-s] [-c CPU] [-B INSTANCE] [-f] [--FILE]... [FILE]... | [-B INSTANCE] --hist [EVENT]",
+	"[-p|-s] [-c CPU] [-B INSTANCE] [-f] [--FILE]... [FILE]... | [-B INSTANCE] --hist [EVENT] "
+	"[--clear]",
 	"Print what tracefs holds now: the trace file by default, or the settings named by the "
 	"--FILE flags, or any tracefs FILE by its path under the instance's folder.",
 	show_options,
@@ -70,7 +74,7 @@ struct show_args {
 	const char *instance;
 	const char *cpu;
 	const char *hist_event;	/* the argument of --hist */
-	bool pipe, snapshot, show_name, hist;
+	bool pipe, snapshot, show_name, hist, clear;
 	int files[NR_SHOW_FILES];
 	int nr_files;
 	char **names;		/* FILE arguments (argv) */
@@ -175,6 +179,9 @@ static int parse_one(struct show_args *a, int id, const char *arg)
 	case OPT_HIST:
 		a->hist = true;
 		return 0;
+	case OPT_CLEAR:
+		a->clear = true;
+		return 0;
 	}
 	if (id < OPT_FIRST_FILE || id >= OPT_FIRST_FILE + (int)NR_SHOW_FILES)
 		return -EINVAL;
@@ -209,6 +216,10 @@ static int parse_args(struct show_args *a, int argc, char **argv)
 	for (i = 0; !ret && i < a->nr_names; i++)
 		ret = check_name(a->names[i]);
 	kt_getopt_release(&g);
+	if (!ret && a->clear && !a->hist_event) {
+		fprintf(stderr, "ktrace show: --clear goes with --hist EVENT\n");
+		ret = -EINVAL;
+	}
 	if (!ret && a->pipe && a->snapshot) {
 		fprintf(stderr, "ktrace show: -p and -s cannot be combined\n");
 		ret = -EINVAL;
@@ -251,7 +262,7 @@ int cmd_show(int argc, char **argv)
 		return 1;
 	}
 	if (a.hist)
-		return show_hist(a.instance, a.hist_event) ? 1 : 0;
+		return show_hist(a.instance, a.hist_event, a.clear) ? 1 : 0;
 	for (i = 0; i < a.nr_files; i++)
 		if (show_one(&a, show_files[a.files[i]]))
 			ret = -1;

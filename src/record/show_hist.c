@@ -3,6 +3,8 @@
  * ktrace show --hist [EVENT]: an event's histogram (its events/SYS/EVENT/hist file, which the
  * kernel fills while a "hist:" trigger is on the event), or without EVENT, the events that
  * carry a hist trigger and the trigger itself, so that the user knows what to ask for.
+ * --clear zeroes an event's histograms: the kernel clears the hist trigger that matches a
+ * trigger written again with ":clear" (same keys, values and filter).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -82,6 +84,56 @@ static int print_hist(const char *instance, const char *spec, const char *dir)
 	return ret;
 }
 
+/*
+ * "hist:keys=a:vals=b:size=2048 if x > 1 [active]" -> "hist:keys=a:vals=b:size=2048:clear if
+ * x > 1": the state in brackets goes, the attribute goes before the filter.
+ */
+static int clear_command(const char *line, struct strbuf *cmd)
+{
+	const char *end = strrchr(line, '[');
+	const char *filter = strstr(line, " if ");
+	size_t len = end && end > line ? (size_t)(end - line) : strlen(line);
+
+	while (len && line[len - 1] == ' ')
+		len--;
+	if (filter && (size_t)(filter - line) < len)
+		return strbuf_addf(cmd, "%.*s:clear%.*s", (int)(filter - line), line,
+				   (int)(len - (size_t)(filter - line)), filter);
+	return strbuf_addf(cmd, "%.*s:clear", (int)len, line);
+}
+
+static int clear_hist(const char *instance, const char *spec, const char *dir)
+{
+	struct strbuf file = STRBUF_INIT, text = STRBUF_INIT, cmd = STRBUF_INIT, path = STRBUF_INIT;
+	char *save = NULL, *line;
+	int ret = strbuf_addf(&file, "%s/trigger", dir);
+
+	if (!ret)
+		ret = tfs_inst_read(instance, file.buf, &text);
+	if (!ret)
+		ret = tfs_path(&path, instance, file.buf);
+	line = ret ? NULL : strtok_r(text.buf, "\n", &save);
+	for (; !ret && line; line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "hist:", 5))
+			continue;
+		strbuf_reset(&cmd);
+		ret = clear_command(line, &cmd);
+		/* appended: opening a trigger file with O_TRUNC removes every trigger */
+		if (!ret)
+			ret = tfs_write(path.buf, cmd.buf, cmd.len, false);
+		if (ret)
+			fprintf(stderr, "ktrace show: --hist '%s' --clear: cannot write '%s' to %s: "
+				"%s\n", spec, cmd.buf, path.buf, tfs_cause(ret));
+		if (ret == -EINVAL)
+			tfs_print_error_log(instance, cmd.buf);
+	}
+	strbuf_release(&file);
+	strbuf_release(&text);
+	strbuf_release(&cmd);
+	strbuf_release(&path);
+	return ret;
+}
+
 struct hist_lister {
 	const char *instance;
 	struct strbuf file, text;
@@ -121,7 +173,7 @@ static int list_hist(const char *instance)
 	return ret;
 }
 
-int show_hist(const char *instance, const char *event)
+int show_hist(const char *instance, const char *event, bool clear)
 {
 	struct strbuf dir = STRBUF_INIT;
 	int ret;
@@ -131,6 +183,8 @@ int show_hist(const char *instance, const char *event)
 	ret = resolve_event(event, &dir);
 	if (!ret)
 		ret = print_hist(instance, event, dir.buf);
+	if (!ret && clear)
+		ret = clear_hist(instance, event, dir.buf);
 	strbuf_release(&dir);
 	return ret;
 }

@@ -2,10 +2,13 @@
 #ifndef KTRACE_RECORD_SHOW_HIST_H
 #define KTRACE_RECORD_SHOW_HIST_H
 
+#include <stdbool.h>
+
 /*
  * Prints EVENT's histogram ("sys:event"), or with EVENT NULL, every event of the instance
- * (NULL: the top one) that has a hist trigger. 0 or negative errno, after one message.
+ * (NULL: the top one) that has a hist trigger; `clear` then zeroes EVENT's histograms (the
+ * triggers stay). 0 or negative errno, after one message.
  */
-int show_hist(const char *instance, const char *event);
+int show_hist(const char *instance, const char *event, bool clear);
 
 #endif
