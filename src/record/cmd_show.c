@@ -63,8 +63,8 @@ static const struct kt_option show_options[] = {
 
 static const struct kt_command_help show_help = {
 	"show",
-	"[-p|-s] [-c CPU] [-B INSTANCE] [-f] [--FILE]... [FILE]... | [-B INSTANCE] --hist [EVENT] "
-	"[--clear]",
+	"[-p|-s] [-c CPU] [-B INSTANCE] [-f] [--FILE]... [FILE]... | [-B INSTANCE] --hist [--clear] "
+	"[EVENT]",
 	"Print what tracefs holds now: the trace file by default, or the settings named by the "
 	"--FILE flags, or any tracefs FILE by its path under the instance's folder.",
 	show_options,

@@ -8,13 +8,13 @@ guest()
 	$REC start -e syscalls:sys_enter_getppid \
 		-R 'hist:keys=common_pid:vals=hitcount:sort=hitcount' || return
 	getppid_helper 137 > "$OUT/helper.out" || return
-	$REC show --hist syscalls:sys_enter_getppid --clear > "$OUT/hist.txt" || return
+	$REC show --hist --clear syscalls:sys_enter_getppid > "$OUT/hist.txt" || return
 	getppid_helper 7 > "$OUT/helper3.out" || return
 	$REC show --hist syscalls:sys_enter_getppid > "$OUT/hist3.txt" || return
 	$REC start -B khist -e syscalls:sys_enter_getppid -R 'hist:keys=common_pid if common_pid > 1' \
 		|| return
 	getppid_helper 41 $T/instances/khist/trace_marker > "$OUT/helper2.out" || return
-	$REC show -B khist --hist sys_enter_getppid --clear > "$OUT/hist2.txt" || return
+	$REC show -B khist --hist --clear sys_enter_getppid > "$OUT/hist2.txt" || return
 	$REC show -B khist --hist sys_enter_getppid > "$OUT/hist2-cleared.txt" || return
 	$REC show -B khist --hist > "$OUT/list2-cleared.txt" || return
 	$REC show --hist > "$OUT/list.txt" || return
