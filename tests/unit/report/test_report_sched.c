@@ -16,31 +16,10 @@
 #include <trace-seq.h>
 
 #include "ktrace/report.h"
+#include "../sched_formats.h"
 
-#define COMMON_FIELDS \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-
-static const char switch_fmt[] =
-	"name: sched_switch\nID: 319\nformat:\n" COMMON_FIELDS
-	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
-	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
-	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:1;\n"
-	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
-	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"prev_pid=%d next_pid=%d\", REC->prev_pid, REC->next_pid\n";
-
-static const char wakeup_fmt[] =
-	"name: sched_wakeup\nID: 321\nformat:\n" COMMON_FIELDS
-	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
-	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	"\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"pid=%d\", REC->pid\n";
+static const char switch_fmt[] = SCHED_SWITCH_FMT;
+static const char wakeup_fmt[] = SCHED_WAKE_FMT("sched_wakeup", "321");
 
 struct fixture {
 	struct tep_handle *tep;
