@@ -78,6 +78,13 @@ struct dat_open_opts {
 	uint64_t ts2secs_hz;	/* --ts2secs HZ, 0 = unset */
 	bool no_tep;		/* check the layout only; do not load formats (dump) */
 	/*
+	 * Leave kallsyms in the file until libtraceevent first looks up a function (through a
+	 * function resolver on the tep handle): a report of events that print no symbol never
+	 * holds them. tep_print_funcs() then lists nothing, and tep_parse_kallsyms() on the
+	 * handle is not consulted: callers needing either leave this false.
+	 */
+	bool defer_kallsyms;
+	/*
 	 * Called once the tep handle knows the file's endianness and long size and before any
 	 * format is parsed: the place to load plugins and register event handlers, as they
 	 * must exist when the formats are parsed. Non-zero aborts the open.
@@ -109,6 +116,11 @@ int dat_file_nr_cpus(const struct dat_file *df);
 
 /* The libtraceevent handle holding every format, kallsyms, printk formats and cmdlines. */
 struct tep_handle *dat_file_tep(struct dat_file *df);
+/*
+ * With opts.defer_kallsyms: the error met loading the kallsyms when a function was first
+ * looked up (the lookups then find nothing), with its message in err; 0 otherwise.
+ */
+int dat_file_kallsyms_error(const struct dat_file *df, struct strbuf *err);
 
 /* Buffer 0 is the top instance (when recorded), then the -B instances in file order. */
 int dat_file_nr_buffers(const struct dat_file *df);

@@ -228,6 +228,7 @@ void dat_file_close(struct dat_file *df)
 		df->opts.release_tep(df->tep, df->opts.prepare_arg);
 	if (df->tep)
 		tep_free(df->tep);
+	dat_kallsyms_free(df);
 	free(df->path);
 	free(df);
 }

@@ -53,6 +53,12 @@ struct dat_file {
 	struct dat_open_opts opts;
 
 	struct tep_handle *tep;
+	/* opts.defer_kallsyms: where the KALLSYMS text waits, and the handle it goes into */
+	struct dat_section ksym_sec;
+	bool ksym_pending;
+	struct tep_handle *ksym_tep;
+	int ksym_ret;
+	struct strbuf ksym_err;
 
 	/* v7: metadata strings (concatenated STRINGS sections) */
 	char *strings;
@@ -129,10 +135,13 @@ int dat_in_u32(struct dat_in *in, uint32_t *v, struct strbuf *err);
 int dat_in_u64(struct dat_in *in, uint64_t *v, struct strbuf *err);
 /* *p points to len bytes, valid until the next call on `in`. */
 int dat_in_blob(struct dat_in *in, uint64_t len, const uint8_t **p, struct strbuf *err);
+/* Steps over len bytes without reading them. */
+int dat_in_skip(struct dat_in *in, uint64_t len, struct strbuf *err);
 /* A NUL-terminated string of at most `max` bytes. */
 int dat_in_str(struct dat_in *in, size_t max, const char **s, struct strbuf *err);
 
 /* v7 sections (dat_section.c) */
+#define DAT_SECTION_HEADER_SIZE	16	/* id, flags, description id, size */
 int dat_section_header(struct dat_file *df, uint64_t off, struct dat_section *sec,
 		       struct strbuf *err);
 /* Loads a metadata section's payload, decompressed; *data is malloc'ed. */
@@ -168,6 +177,9 @@ void dat_tsync_free(struct dat_tsync *t);
 
 /* /proc/kallsyms text into tep, as tep_parse_kallsyms() does but faster; modifies text */
 void dat_load_kallsyms(struct tep_handle *tep, const char *text, size_t len);
+/* opts.defer_kallsyms: the section (v6: the block, as an uncompressed section) is read later */
+int dat_defer_kallsyms(struct dat_file *df, const struct dat_section *sec, struct strbuf *err);
+void dat_kallsyms_free(struct dat_file *df);
 
 /* v6 layout (dat_v6.c) and v7 layout (dat_v7.c) */
 int dat_read_v6(struct dat_file *df, uint64_t off, struct strbuf *err);

@@ -181,6 +181,15 @@ int dat_in_blob(struct dat_in *in, uint64_t len, const uint8_t **p, struct strbu
 	return 0;
 }
 
+int dat_in_skip(struct dat_in *in, uint64_t len, struct strbuf *err)
+{
+	int ret = in_need(in, len, err);
+
+	if (!ret)
+		in->pos += len;
+	return ret;
+}
+
 int dat_in_u16(struct dat_in *in, uint16_t *v, struct strbuf *err)
 {
 	const uint8_t *p;

@@ -11,6 +11,7 @@
 #include <traceevent/event-parse.h>
 
 #include "dat_internal.h"
+#include "ktrace/dat_format.h"
 
 static int expect_tag(struct dat_in *in, const char *tag, struct strbuf *err)
 {
@@ -158,10 +159,19 @@ static int text_block(struct dat_in *in, int size_bytes, char **text, uint64_t *
 /* Parsed where it was read: a copy of a few MB would double the peak memory of opening. */
 int dat_meta_kallsyms(struct dat_in *in, struct strbuf *err)
 {
+	struct dat_section sec = { .id = DAT_OPT_KALLSYMS };
 	const uint8_t *text;
 	uint32_t len;
 	int ret = dat_in_u32(in, &len, err);
 
+	if (!ret && !in->mem && len && in->df->tep && in->df->opts.defer_kallsyms) {
+		/* v6: the block stays in the file; read later as a section of its length field */
+		sec.offset = in->pos - 4 - DAT_SECTION_HEADER_SIZE;
+		sec.size = 4ull + len;
+		ret = dat_in_skip(in, len, err);
+		in->df->meta.kallsyms_size = len;
+		return ret ? ret : dat_defer_kallsyms(in->df, &sec, err);
+	}
 	if (!ret)
 		ret = dat_in_blob(in, len, &text, err);
 	if (ret)

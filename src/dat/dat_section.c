@@ -11,8 +11,6 @@
 #include "dat_internal.h"
 #include "ktrace/dat_format.h"
 
-#define SECTION_HEADER_SIZE 16
-
 const char *dat_string(const struct dat_file *df, uint32_t id)
 {
 	if (!df->strings || id >= df->strings_size)
@@ -23,7 +21,7 @@ const char *dat_string(const struct dat_file *df, uint32_t id)
 int dat_section_header(struct dat_file *df, uint64_t off, struct dat_section *sec,
 		       struct strbuf *err)
 {
-	uint8_t h[SECTION_HEADER_SIZE];
+	uint8_t h[DAT_SECTION_HEADER_SIZE];
 	int ret = dat_pread(df, h, sizeof(h), off, "section header", err);
 
 	if (ret)
@@ -35,7 +33,7 @@ int dat_section_header(struct dat_file *df, uint64_t off, struct dat_section *se
 	sec->size = dat_get64(df, h + 8);
 	sec->offset = off;
 	sec->desc = dat_string(df, sec->desc_id);
-	if (sec->size > df->file_size - off - SECTION_HEADER_SIZE)
+	if (sec->size > df->file_size - off - DAT_SECTION_HEADER_SIZE)
 		return dat_err(err, df, "section header", off, -EBADMSG,
 			       "section %u size %llu runs past the end of the file (%llu bytes)",
 			       sec->id, (unsigned long long)sec->size,
@@ -46,7 +44,7 @@ int dat_section_header(struct dat_file *df, uint64_t off, struct dat_section *se
 static int load_compressed(struct dat_file *df, const struct dat_section *sec, uint8_t **data,
 			   uint64_t *size, struct strbuf *err)
 {
-	uint64_t at = sec->offset + SECTION_HEADER_SIZE;
+	uint64_t at = sec->offset + DAT_SECTION_HEADER_SIZE;
 	uint8_t h[8], *packed, *out;
 	uint32_t csize, rsize;
 	int ret;
@@ -110,7 +108,7 @@ int dat_section_load(struct dat_file *df, const struct dat_section *sec, uint8_t
 	buf = malloc(sec->size + 1);
 	if (!buf)
 		return dat_err(err, df, "section", sec->offset, -ENOMEM, "out of memory");
-	ret = dat_pread(df, buf, sec->size, sec->offset + SECTION_HEADER_SIZE, "section", err);
+	ret = dat_pread(df, buf, sec->size, sec->offset + DAT_SECTION_HEADER_SIZE, "section", err);
 	if (ret) {
 		free(buf);
 		return ret;
@@ -171,7 +169,7 @@ static void peek_sizes(struct dat_file *df, struct dat_section *sec)
 	if (!(sec->flags & DAT_SECTION_FLAG_COMPRESSED) || sec->id == DAT_OPT_BUFFER ||
 	    sec->id == DAT_OPT_BUFFER_TEXT || sec->size < 8)
 		return;
-	if (dat_pread(df, h, 8, sec->offset + SECTION_HEADER_SIZE, "section", NULL))
+	if (dat_pread(df, h, 8, sec->offset + DAT_SECTION_HEADER_SIZE, "section", NULL))
 		return;
 	sec->csize = dat_get32(df, h);
 	sec->rsize = dat_get32(df, h + 4);
@@ -187,8 +185,8 @@ int dat_sections_walk(struct dat_file *df, uint64_t start, struct strbuf *err)
 	uint64_t off;
 	int i, ret;
 
-	for (off = start; off + SECTION_HEADER_SIZE <= df->file_size;
-	     off = sec.offset + SECTION_HEADER_SIZE + sec.size) {
+	for (off = start; off + DAT_SECTION_HEADER_SIZE <= df->file_size;
+	     off = sec.offset + DAT_SECTION_HEADER_SIZE + sec.size) {
 		ret = dat_section_header(df, off, &sec, err);
 		if (ret)
 			return ret;

@@ -59,6 +59,8 @@ static int read_meta(struct dat_file *df, const struct meta_kind *k, struct strb
 	if (sec.id != k->id)
 		return dat_err(err, df, k->what, off, -EBADMSG,
 			       "section id %u where the option announced %d", sec.id, k->id);
+	if (k->id == DAT_OPT_KALLSYMS && df->opts.defer_kallsyms && df->tep)
+		return dat_defer_kallsyms(df, &sec, err);
 	ret = dat_section_load(df, &sec, &data, &size, err);
 	if (ret)
 		return ret;

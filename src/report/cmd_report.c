@@ -233,6 +233,8 @@ static int open_file(struct report_run *run)
 		.prepare_tep = prepare_tep,
 		.release_tep = release_tep,
 		.prepare_arg = run,
+		/* -f lists them and --kallsyms adds to them: both need them in the handle */
+		.defer_kallsyms = !o->show_funcs && !o->kallsyms,
 	};
 
 	return dat_file_open_opts(o->input, &opts, &run->df, &run->err);
@@ -270,7 +272,7 @@ static int run_report(struct report_run *run)
 		ret = print_file(run);
 	else if (ret > 0)
 		ret = 0;
-	return ret;
+	return ret ? ret : dat_file_kallsyms_error(run->df, &run->err);
 }
 
 /*
