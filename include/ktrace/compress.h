@@ -45,4 +45,16 @@ int kt_codec_compress(struct kt_codec *codec, const void *in, size_t in_len, voi
 int kt_codec_decompress(struct kt_codec *codec, const void *in, size_t in_len, void *out,
 			size_t out_len);
 
+/*
+ * Streaming decompression of one block (compress_stream.c). kt_unpack_step() decompresses
+ * from *in (advancing *in and *in_len past what it used) into out, at most *out_len bytes,
+ * and sets *out_len to what it wrote: 1 once the stream has ended, 0 while it wants more
+ * input or room, -EBADMSG on corrupt data. KT_COMP_NONE copies and never ends.
+ */
+struct kt_unpack;
+int kt_unpack_new(enum kt_compression c, struct kt_unpack **out);
+int kt_unpack_step(struct kt_unpack *u, const void **in, size_t *in_len, void *out,
+		   size_t *out_len);
+void kt_unpack_free(struct kt_unpack *u);
+
 #endif

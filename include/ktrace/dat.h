@@ -78,10 +78,11 @@ struct dat_open_opts {
 	uint64_t ts2secs_hz;	/* --ts2secs HZ, 0 = unset */
 	bool no_tep;		/* check the layout only; do not load formats (dump) */
 	/*
-	 * Leave kallsyms in the file until libtraceevent first looks up a function (through a
-	 * function resolver on the tep handle): a report of events that print no symbol never
-	 * holds them. tep_print_funcs() then lists nothing, and tep_parse_kallsyms() on the
-	 * handle is not consulted: callers needing either leave this false.
+	 * Leave kallsyms in the file until dat_file_load_kallsyms(), which must come before
+	 * anything that may use them by name (tep_print_event() and its relatives, handlers,
+	 * tep_print_funcs()); a lookup by address before that loads them on its own, through a
+	 * function resolver on the tep handle. tep_parse_kallsyms() on the handle is not
+	 * consulted until dat_file_load_kallsyms() either.
 	 */
 	bool defer_kallsyms;
 	/*
@@ -116,9 +117,11 @@ int dat_file_nr_cpus(const struct dat_file *df);
 
 /* The libtraceevent handle holding every format, kallsyms, printk formats and cmdlines. */
 struct tep_handle *dat_file_tep(struct dat_file *df);
+/* opts.defer_kallsyms: registers them in the handle now (once; errors kept, see below). */
+void dat_file_load_kallsyms(struct dat_file *df);
 /*
- * With opts.defer_kallsyms: the error met loading the kallsyms when a function was first
- * looked up (the lookups then find nothing), with its message in err; 0 otherwise.
+ * opts.defer_kallsyms: the error met loading the kallsyms late (lookups then find what was
+ * registered before it), with its message in err; 0 otherwise.
  */
 int dat_file_kallsyms_error(const struct dat_file *df, struct strbuf *err);
 

@@ -177,6 +177,8 @@ void dat_tsync_free(struct dat_tsync *t);
 
 /* /proc/kallsyms text into tep, as tep_parse_kallsyms() does but faster; modifies text */
 void dat_load_kallsyms(struct tep_handle *tep, const char *text, size_t len);
+/* One line of that text (no newline); -1 when it could not be registered */
+int dat_kallsyms_line(struct tep_handle *tep, const char *text, size_t len);
 /* opts.defer_kallsyms: the section (v6: the block, as an uncompressed section) is read later */
 int dat_defer_kallsyms(struct dat_file *df, const struct dat_section *sec, struct strbuf *err);
 void dat_kallsyms_free(struct dat_file *df);

@@ -6,14 +6,12 @@
  * (name, address, module) and in the same order as tep_parse_kallsyms() registers them; any
  * other line goes to tep_parse_kallsyms() itself, so unusual text gets its exact behaviour.
  */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
 
 #include "dat_internal.h"
-#include "ktrace/dat_format.h"
 
 static int hexval(char c)
 {
@@ -74,7 +72,7 @@ static bool usual_line(char *line, struct ksym *k)
 }
 
 /* One line, split in place: a copy, so that the loaded section is not copied whole. */
-static int load_line(struct tep_handle *tep, const char *text, size_t len)
+int dat_kallsyms_line(struct tep_handle *tep, const char *text, size_t len)
 {
 	char small[256], *line = len < sizeof(small) ? small : malloc(len + 1);
 	struct ksym k;
@@ -104,87 +102,8 @@ void dat_load_kallsyms(struct tep_handle *tep, const char *text, size_t len)
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			nl = end;
-		if (nl > p && load_line(tep, p, (size_t)(nl - p)))
+		if (nl > p && dat_kallsyms_line(tep, p, (size_t)(nl - p)))
 			return;
 		p = nl + 1;
 	}
-}
-
-/*
- * Deferred kallsyms (opts.defer_kallsyms). They are about 5 MB of text and, once registered,
- * 7 MB of libtraceevent's function list: most of a report's memory, for files whose events
- * print no kernel symbol. They are registered in a handle of their own on the first lookup,
- * which libtraceevent makes through the resolver set on the file's handle.
- */
-static int load_deferred(struct dat_file *df)
-{
-	struct dat_in in;
-	const uint8_t *text;
-	uint8_t *data;
-	uint64_t size;
-	uint32_t len;
-	bool z = df->ksym_sec.flags & DAT_SECTION_FLAG_COMPRESSED;
-	int ret = dat_section_load(df, &df->ksym_sec, &data, &size, &df->ksym_err);
-
-	if (ret)
-		return ret;
-	dat_in_mem(&in, df, "section KALLSYMS", data, size,
-		   df->ksym_sec.offset + (z ? 0 : DAT_SECTION_HEADER_SIZE), z);
-	ret = dat_in_u32(&in, &len, &df->ksym_err);
-	if (!ret)
-		ret = dat_in_blob(&in, len, &text, &df->ksym_err);
-	if (!ret) {
-		df->meta.kallsyms_size = len;
-		df->ksym_tep = tep_alloc();
-		if (df->ksym_tep)
-			dat_load_kallsyms(df->ksym_tep, (const char *)text, len);
-		else
-			ret = dat_in_err(&df->ksym_err, &in, -ENOMEM, "out of memory");
-	}
-	free(data);
-	return ret;
-}
-
-/* libtraceevent's tep_func_resolver_t: the function holding *addrp, its start in *addrp */
-static char *resolve(void *priv, unsigned long long *addrp, char **modp)
-{
-	struct dat_file *df = priv;
-	const char *name;
-
-	if (df->ksym_pending) {
-		df->ksym_pending = false;
-		df->ksym_ret = load_deferred(df);
-	}
-	if (!df->ksym_tep)
-		return NULL;
-	name = tep_find_function(df->ksym_tep, *addrp);
-	if (name)
-		*addrp = tep_find_function_address(df->ksym_tep, *addrp);
-	return (char *)name;
-}
-
-int dat_defer_kallsyms(struct dat_file *df, const struct dat_section *sec, struct strbuf *err)
-{
-	if (tep_set_function_resolver(df->tep, resolve, df))
-		return dat_err(err, df, "section KALLSYMS", sec->offset, -ENOMEM,
-			       "out of memory");
-	df->ksym_sec = *sec;
-	df->ksym_pending = true;
-	return 0;
-}
-
-void dat_kallsyms_free(struct dat_file *df)
-{
-	if (df->ksym_tep)
-		tep_free(df->ksym_tep);
-	strbuf_release(&df->ksym_err);
-}
-
-int dat_file_kallsyms_error(const struct dat_file *df, struct strbuf *err)
-{
-	if (df->ksym_ret && err) {
-		strbuf_reset(err);
-		strbuf_addstr(err, strbuf_str(&df->ksym_err));
-	}
-	return df->ksym_ret;
 }

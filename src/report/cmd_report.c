@@ -233,8 +233,12 @@ static int open_file(struct report_run *run)
 		.prepare_tep = prepare_tep,
 		.release_tep = release_tep,
 		.prepare_arg = run,
-		/* -f lists them and --kallsyms adds to them: both need them in the handle */
-		.defer_kallsyms = !o->show_funcs && !o->kallsyms,
+		/*
+		 * The text printer loads them before the first event that is not printed by a
+		 * compiled format (report_print.c); -f lists them, --kallsyms adds to them.
+		 */
+		.defer_kallsyms = o->format == REPORT_FORMAT_TEXT && !o->show_funcs &&
+				  !o->kallsyms,
 	};
 
 	return dat_file_open_opts(o->input, &opts, &run->df, &run->err);

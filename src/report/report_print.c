@@ -140,6 +140,8 @@ static int printer_create(struct tep_handle *tep, struct dat_file *df,
 			goto fail;
 	}
 	if (o->wakeup) {
+		if (df)
+			dat_file_load_kallsyms(df);
 		ret = report_wakeup_new(p->tep, &p->wakeup);
 		if (ret)
 			goto fail;
@@ -313,6 +315,9 @@ static void put_info(struct report_printer *p, struct tep_record *r, struct tep_
 	    (!event->handler || (event->flags & TEP_EVENT_FL_NOHANDLE)) &&
 	    report_cfmt_print(p->cfmt, &p->line, r, event))
 		return;
+	/* what follows may want kernel symbols, by address or by name */
+	if (p->df)
+		dat_file_load_kallsyms(p->df);
 	forget_comms(p);
 	if (!event || p->o->raw || (event->flags & TEP_EVENT_FL_PRINTRAW) || !event->handler ||
 	    (event->flags & TEP_EVENT_FL_NOHANDLE)) {
