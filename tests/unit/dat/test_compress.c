@@ -87,6 +87,63 @@ static void test_codec_reuse(void **state)
 	kt_codec_free(codec);
 }
 
+/* kt_unpack: fed and drained in small uneven pieces, the same bytes as kt_decompress() */
+static void unpack_pieces(enum kt_compression c, size_t len)
+{
+	size_t bound = kt_compress_bound(c, len), packed_len = bound, got = 0, in_len, n, out_len;
+	unsigned char *in = malloc(len), *packed = malloc(bound), *out = malloc(len + 64);
+	struct kt_unpack *u;
+	const void *src;
+	int ret = 0;
+
+	assert_non_null(in);
+	assert_non_null(packed);
+	assert_non_null(out);
+	fill(in, len);
+	assert_int_equal(kt_compress(c, in, len, packed, &packed_len), 0);
+	assert_int_equal(kt_unpack_new(c, &u), 0);
+	for (n = 0; n < packed_len && ret != 1; n += in_len) {
+		in_len = packed_len - n < 1000 ? packed_len - n : 1000;
+		src = packed + n;
+		do {
+			out_len = 777;
+			ret = kt_unpack_step(u, &src, &in_len, out + got, &out_len);
+			assert_true(ret >= 0);
+			got += out_len;
+			assert_true(got <= len);
+		} while (ret != 1 && (in_len || out_len == 777));
+		in_len = (size_t)((const unsigned char *)src - (packed + n));
+	}
+	assert_int_equal(ret, 1);
+	assert_int_equal(got, len);
+	assert_memory_equal(in, out, len);
+	kt_unpack_free(u);
+	/* a damaged stream is an error, not a short result */
+	assert_int_equal(kt_unpack_new(c, &u), 0);
+	memset(packed + packed_len / 2, 0xa5, packed_len - packed_len / 2);
+	src = packed;
+	in_len = packed_len;
+	got = 0;
+	do {
+		out_len = len + 64 - got;
+		ret = kt_unpack_step(u, &src, &in_len, out + got, &out_len);
+		got += out_len;
+	} while (ret == 0 && in_len && got < len + 64);
+	assert_true(ret < 0 || got != len || memcmp(in, out, len));
+	kt_unpack_free(u);
+	free(in);
+	free(packed);
+	free(out);
+}
+
+static void test_unpack(void **state)
+{
+	(void)state;
+	unpack_pieces(KT_COMP_ZSTD, 300000);
+	unpack_pieces(KT_COMP_ZLIB, 300000);
+	unpack_pieces(KT_COMP_ZSTD, 1);
+}
+
 static void test_names(void **state)
 {
 	enum kt_compression c;
@@ -111,6 +168,7 @@ int main(void)
 		cmocka_unit_test(test_zlib),
 		cmocka_unit_test(test_zstd),
 		cmocka_unit_test(test_codec_reuse),
+		cmocka_unit_test(test_unpack),
 		cmocka_unit_test(test_names),
 	};
 
