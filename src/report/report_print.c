@@ -302,6 +302,13 @@ static void put_time(struct report_printer *p, unsigned long long ts)
 							  p->clock.unit, true);
 }
 
+/* Before anything but a compiled format or the sched printer: kernel symbols, by address or name */
+static void need_symbols(struct report_printer *p)
+{
+	if (p->df)
+		dat_file_load_kallsyms(p->df);
+}
+
 /*
  * The event's text, as libtraceevent's TEP_PRINT_INFO gives it, with the hot paths taken
  * directly: the sched events, and events whose handler prints everything.
@@ -315,18 +322,17 @@ static void put_info(struct report_printer *p, struct tep_record *r, struct tep_
 	    (!event->handler || (event->flags & TEP_EVENT_FL_NOHANDLE)) &&
 	    report_cfmt_print(p->cfmt, &p->line, r, event))
 		return;
-	/* what follows may want kernel symbols, by address or by name */
-	if (p->df)
-		dat_file_load_kallsyms(p->df);
 	forget_comms(p);
 	if (!event || p->o->raw || (event->flags & TEP_EVENT_FL_PRINTRAW) || !event->handler ||
 	    (event->flags & TEP_EVENT_FL_NOHANDLE)) {
+		need_symbols(p);
 		tep_print_event(p->tep, s, r, "%s", p->o->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 		take_seq(p);
 		return;
 	}
 	if (p->sched && report_sched_print(p->sched, &p->line, r, event->id))
 		return;
+	need_symbols(p);
 	if (report_fgraph_print(p->fgraph, &p->line, r, event->id))
 		return;
 	if (report_function_print(p->function, &p->line, r, event->id))
