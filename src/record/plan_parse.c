@@ -73,21 +73,22 @@ static const struct kt_option stream_options[] = {
 	{ 0 },
 };
 
-/* extract reads what is there: no events or filters, and -s means the snapshot buffer. */
+/*
+ * extract reads what is there: no events or filters, and -s means the snapshot buffer. It
+ * changes no setting, so trace-cmd's -O, -k and --date (which set options, keep tracing on, and
+ * write a date marker) are not offered: the parser refuses them by name.
+ */
 static const struct kt_option extract_options[] = {
 	{ 'p', NULL, KT_ARG_REQUIRED, "TRACER", "the tracer whose data is extracted" },
 	{ 'o', NULL, KT_ARG_REQUIRED, "FILE", "output file (default trace.dat)" },
-	{ 'O', NULL, KT_ARG_REQUIRED, "OPTION", "set a trace option (noOPTION clears it)" },
 	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "extract INSTANCE (repeatable)" },
 	{ 'a', NULL, KT_ARG_NONE, NULL, "extract every instance" },
 	{ 't', NULL, KT_ARG_NONE, NULL, "the top instance too (with -B or -a)" },
 	{ 's', NULL, KT_ARG_NONE, NULL, "extract the snapshot buffer" },
-	{ 'k', NULL, KT_ARG_NONE, NULL, "keep the settings when done (no undo)" },
 	{ 'q', NULL, KT_ARG_NONE, NULL, "quiet" },
 	{ OPT_COMPRESSION, "compression", KT_ARG_REQUIRED, "ALGO",
 	  "zstd (default), zlib, none or any" },
 	{ OPT_FILE_VERSION, "file-version", KT_ARG_REQUIRED, "N", "trace.dat version 6 or 7 (7)" },
-	{ OPT_DATE, "date", KT_ARG_NONE, NULL, "record the wall-clock offset" },
 	{ 0 },
 };
 
