@@ -116,6 +116,12 @@ int kt_getopt_index(const struct kt_getopt *g)
 	return optind;
 }
 
+void kt_getopt_skip(struct kt_getopt *g)
+{
+	if (optind < g->argc)
+		optind++;
+}
+
 void kt_getopt_release(struct kt_getopt *g)
 {
 	free(g->longopts);

@@ -54,6 +54,8 @@ int kt_getopt_next(struct kt_getopt *g);
 void kt_getopt_release(struct kt_getopt *g);
 /* Index of the first non-option argument once kt_getopt_next returned -1. */
 int kt_getopt_index(const struct kt_getopt *g);
+/* Steps over the argument at kt_getopt_index(), so that the options after it are parsed too. */
+void kt_getopt_skip(struct kt_getopt *g);
 
 void kt_usage(FILE *out, const struct kt_command_help *help);
 

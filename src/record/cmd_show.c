@@ -195,7 +195,16 @@ static int parse_args(struct show_args *a, int argc, char **argv)
 	struct kt_getopt g;
 	int i, id, ret = kt_getopt_init(&g, &show_help, argc, argv);
 
-	while (!ret && (id = kt_getopt_next(&g)) != -1) {
+	while (!ret) {
+		id = kt_getopt_next(&g);
+		/* --hist EVENT --clear: options may follow the one EVENT --hist takes */
+		if (id == -1 && a->hist && !a->hist_event && kt_getopt_index(&g) < argc - 1) {
+			a->hist_event = argv[kt_getopt_index(&g)];
+			kt_getopt_skip(&g);
+			continue;
+		}
+		if (id == -1)
+			break;
 		if (id == 'h') {
 			kt_usage(stdout, &show_help);
 			ret = PLAN_HELP_SHOWN;
@@ -203,13 +212,14 @@ static int parse_args(struct show_args *a, int argc, char **argv)
 			ret = parse_one(a, id, g.arg);
 		}
 	}
-	if (!ret && a->hist && kt_getopt_index(&g) < argc - 1) {
+	if (!ret && a->hist && kt_getopt_index(&g) < argc && (a->hist_event ||
+							       kt_getopt_index(&g) < argc - 1)) {
 		fprintf(stderr, "ktrace show: argument '%s' is not expected (--hist takes one "
 			"EVENT)\n", argv[argc - 1]);
 		ret = -EINVAL;
 	} else if (!ret && a->hist && kt_getopt_index(&g) == argc - 1) {
 		a->hist_event = argv[argc - 1];
-	} else if (!ret) {
+	} else if (!ret && !a->hist) {
 		a->names = argv + kt_getopt_index(&g);
 		a->nr_names = argc - kt_getopt_index(&g);
 	}

@@ -8,7 +8,7 @@ guest()
 	$REC start -e syscalls:sys_enter_getppid \
 		-R 'hist:keys=common_pid:vals=hitcount:sort=hitcount' || return
 	getppid_helper 137 > "$OUT/helper.out" || return
-	$REC show --hist --clear syscalls:sys_enter_getppid > "$OUT/hist.txt" || return
+	$REC show --hist syscalls:sys_enter_getppid --clear > "$OUT/hist.txt" || return
 	getppid_helper 7 > "$OUT/helper3.out" || return
 	$REC show --hist syscalls:sys_enter_getppid > "$OUT/hist3.txt" || return
 	$REC start -B khist -e syscalls:sys_enter_getppid -R 'hist:keys=common_pid if common_pid > 1' \
