@@ -2,14 +2,18 @@
 /*
  * Event formats that crash libtraceevent 1.7.1 (and trace-cmd 3.1.6 with it) are refused
  * before tep_parse_event() sees them; such an event is then counted as a parse failure, as
- * one the library rejects itself. Two damages are known (tests/fuzz/regressions/dat):
+ * one the library rejects itself. Three damages are known (tests/fuzz/regressions/dat):
  *
  * - A '/' or '%' whose divisor is a zero constant or a bare word (strtoull() makes it 0): the
  *   parser folds "atom / atom" at once and the printer divides by the constant: SIGFPE.
  * - __print_flags() or __print_symbolic() on REC->NAME where the event has no field NAME:
  *   the parser marks the field it did not find, through a NULL pointer.
+ * - A field declared "NAME[" with nothing after the '[' but blanks before the end of the text
+ *   or a byte its tokenizer stops at (NUL, any other unprintable one): the field parser reads
+ *   the array size token without checking for none and hands NULL to strcmp().
  *
- * The checks only look at the "print fmt:" arguments, outside string and character literals.
+ * The print checks only look at the "print fmt:" arguments, outside string and character
+ * literals; the field check looks at everything before them.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -123,11 +127,27 @@ static int helper_at(const char *p, const char *end)
 	return 0;
 }
 
+/* 1 when a '[' before end is followed by no token: blanks (not '\n'), then the end or a stop */
+static int open_bracket_at_end(const char *fmt, const char *end)
+{
+	const char *p = fmt;
+
+	while ((p = memchr(p, '[', (size_t)(end - p)))) {
+		for (p++; p < end && *p != '\n' && isspace((unsigned char)*p); p++)
+			;
+		if (p == end || (!isprint((unsigned char)*p) && !isspace((unsigned char)*p)))
+			return 1;
+	}
+	return 0;
+}
+
 int dat_format_is_safe(const char *fmt, size_t size)
 {
 	const char *end = fmt + size;
 	const char *p = memmem(fmt, size, PRINT_FMT, strlen(PRINT_FMT));
 
+	if (open_bracket_at_end(fmt, p ? p : end))
+		return 0;
 	if (!p)
 		return 1;
 	/* the format string itself, whose '%' are conversions */

@@ -41,12 +41,8 @@ for src in "$@"; do
 	esac
 done
 
-# fuzz_dat: libtraceevent's own crashes are fenced off (see fuzz_tep_guard.c)
-guard="$(objname "$root/tests/fuzz/fuzz_tep_guard.c")
-	-Wl,--wrap=tep_parse_event -Wl,--wrap=tep_parse_printk_formats"
 # shellcheck disable=SC2086
-clang $san -fsanitize=fuzzer -o "$out_dat" "$(objname "$root/tests/fuzz/fuzz_dat.c")" $guard \
-	$core $libs
+clang $san -fsanitize=fuzzer -o "$out_dat" "$(objname "$root/tests/fuzz/fuzz_dat.c")" $core $libs
 # shellcheck disable=SC2086
 clang $san -fsanitize=fuzzer -o "$out_net" "$(objname "$root/tests/fuzz/fuzz_net.c")" $core $libs
 
@@ -54,8 +50,7 @@ clang $san -fsanitize=fuzzer -o "$out_net" "$(objname "$root/tests/fuzz/fuzz_net
 {
 	printf '%s %s:' "$out_dat" "$out_net"
 	for o in $core $(objname "$root/tests/fuzz/fuzz_dat.c") \
-		 $(objname "$root/tests/fuzz/fuzz_net.c") \
-		 $(objname "$root/tests/fuzz/fuzz_tep_guard.c"); do
+		 $(objname "$root/tests/fuzz/fuzz_net.c"); do
 		cat "$o.d"
 	done | sed 's/^[^:]*://; s/\\$//' | tr ' ' '\n' | grep . | sort -u | sed 's/^/ /' |
 		tr -d '\n'

@@ -60,11 +60,29 @@ static void test_refused(void **state)
 	assert_false(safe("\"%s\", __print_flags(REC->ec, \"|\", { 1, \"A\" })"));
 }
 
+/* a literal with its embedded NULs, without the terminating one */
+#define SAFE_TEXT(lit) dat_format_is_safe(lit, sizeof(lit) - 1)
+
+/* the fuzzer's "field:u r[" then a NUL: libtraceevent strcmp()s the missing size token */
+static void test_bracket(void **state)
+{
+	(void)state;
+	assert_false(SAFE_TEXT("name: t\nID: 5\nformat:\n\tfield:u r["));
+	assert_false(SAFE_TEXT("name: t\nformat:\n\tfield:u r[ \t"));
+	assert_false(SAFE_TEXT("name: t\nformat:\n\tfield:u r[\0 ];"));
+	assert_false(SAFE_TEXT("name: t\nformat:\n\tfield:u r[\xc3];"));
+	/* a size, a newline, or the print fmt's own brackets: parsed (or refused) by the library */
+	assert_true(SAFE_TEXT("name: t\nformat:\n\tfield:u r[4"));
+	assert_true(SAFE_TEXT("name: t\nformat:\n\tfield:u r[\n"));
+	assert_true(safe("\"%s\", REC->comm["));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kept),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_bracket),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
