@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_cpu_budget.h"
 #include "ktrace/net.h"
 #include "ktrace/strbuf.h"
 
@@ -108,10 +109,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!copy)
 		return 0;
 	memcpy(copy, data, size);
+	cpu_budget_start();
 	read_prologue(copy, size);
 	read_messages(copy, size, NET_MSG_MAX_LEN);
 	/* listen -m raises the limit: the same stream with no limit but the input */
 	read_messages(copy, size, size);
+	cpu_budget_stop();
 	free(copy);
 	return 0;
 }
