@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Faults around `ktrace listen` (issue 6): a client stalled mid-data must not hold up one
+# sending at full speed; a client killed mid-stream leaves a .partial.dat that reads, and the
+# listener stays up; a listener killed mid-stream ends its client with an error (no hang),
+# leaves nothing that passes for a complete recording, and once restarted on the same port
+# and directory serves a new client right.
+#   faults_listen.sh KTRACE NET_REPLAY CORPUS_DIR
+set -u
+KTRACE=$1
+REPLAY=$2
+CORPUS=$3
+. "$(dirname "$0")/lib.sh"
+
+D=$WORK/out
+SRC=$CORPUS/sched.dat
+# Enough pages that a client is still sending when it is stopped or killed, one second after
+# its setup: each CPU's pages a million times over (about 3 MB/s go through here, a few GB
+# would take minutes anywhere).
+BIG=1000000
+
+# streaming N: the Nth session of this listener is set up, and has been sending for a second
+streaming() {
+	wait_log ": protocol 3, " "$1" || return 1
+	sleep 1
+}
+
+# last_file: the name the latest ": wrote " line gives
+last_file() {
+	grep ': wrote ' "$LOG" | tail -1 | sed -n 's/.*: wrote \([^ ]*\) .*/\1/p'
+}
+
+start_listener "$D" --timeout 2
+
+# 1. One client stalls mid-data (SIGSTOP with its connections open), another sends at full speed.
+"$REPLAY" --repeat $BIG 127.0.0.1 "$PORT" "$SRC" 2>/dev/null &
+BIG_PID=$!
+streaming 1 || fail "the big client was not set up"
+kill -STOP "$BIG_PID"
+kill -0 "$BIG_PID" 2>/dev/null || fail "the big client ended before it was stopped: raise BIG"
+timeout 60 "$REPLAY" 127.0.0.1 "$PORT" "$SRC" || fail "full-speed client beside a stalled one"
+wait_log ": wrote " 1
+got=$D/$(last_file)
+case $got in
+*.partial.dat) fail "the full-speed client's file is partial: $got" ;;
+esac
+tc_report "$got" | cmp -s - "$CORPUS/sched.report.txt" &&
+	pass "a full-speed client is served while another stalls mid-data" ||
+	fail "the full-speed client's file differs from the original"
+rm -f "$got"
+
+# 2. The stalled client is killed: its data so far is kept as .partial.dat, which reads.
+kill -KILL "$BIG_PID"
+kill -CONT "$BIG_PID" 2>/dev/null
+wait "$BIG_PID" 2>/dev/null
+wait_log "wrote .*\.partial\.dat .*the client vanished mid-recording" 1 &&
+	pass "client killed mid-stream: a .partial.dat, one log line"
+got=$D/$(last_file)
+timeout -s KILL 60 "$KTRACE" report -i "$got" > "$WORK/partial.txt" 2> "$WORK/partial.err"
+rc=$?
+[ $rc = 0 ] && [ -s "$WORK/partial.txt" ] &&
+	pass "the .partial.dat of the killed client reads ($(wc -l < "$WORK/partial.txt") lines)" ||
+	fail "report of the .partial.dat: exit $rc: $(head -3 "$WORK/partial.err")"
+rm -f "$got"
+kill -0 "$LISTEN_PID" 2>/dev/null && pass "the listener is still up" || fail "the listener died"
+
+# 3. The listener is killed mid-stream, then started again on the same port and directory.
+"$REPLAY" --repeat $BIG 127.0.0.1 "$PORT" "$SRC" 2> "$WORK/big.err" &
+BIG_PID=$!
+streaming 3 || fail "the big client was not set up"
+kill -KILL "$LISTEN_PID"
+wait "$LISTEN_PID" 2>/dev/null
+LISTEN_PID=
+start=$SECONDS
+timeout -s KILL 30 tail --pid="$BIG_PID" -f /dev/null
+kill -0 "$BIG_PID" 2>/dev/null && { kill -KILL "$BIG_PID"; fail "the client hangs after the listener died"; }
+wait "$BIG_PID"
+rc=$?
+[ $rc != 0 ] && pass "listener killed: its client exits $rc after $((SECONDS - start)) s" ||
+	fail "listener killed: its client exits 0"
+complete=$(find "$D" -maxdepth 1 -name '*.dat' ! -name '*.partial.dat')
+[ -z "$complete" ] && pass "listener killed: no file passes for a complete recording" ||
+	fail "listener killed: left $complete"
+echo "left by the killed listener: $(cd "$D" && ls -A | tr '\n' ' ')"
+# started again as a user would: the same port (SO_REUSEADDR: no wait) and directory
+: > "$LOG"
+"$KTRACE" listen -p "$PORT" --bind 127.0.0.1 -d "$D" -l "$LOG" --timeout 2 &
+LISTEN_PID=$!
+wait_log "listening on" || { finish; exit 1; }
+timeout 60 "$REPLAY" 127.0.0.1 "$PORT" "$SRC" || fail "client of the restarted listener"
+wait_log ": wrote " 1
+got=$D/$(last_file)
+tc_report "$got" | cmp -s - "$CORPUS/sched.report.txt" &&
+	pass "restarted on port $PORT and the same directory: a correct file" ||
+	fail "the restarted listener's file differs from the original"
+rm -f "$got"
+stop_listener
+finish
