@@ -2,7 +2,7 @@
 /*
  * Event formats that crash libtraceevent 1.7.1 (and trace-cmd 3.1.6 with it) are refused
  * before tep_parse_event() sees them; such an event is then counted as a parse failure, as
- * one the library rejects itself. Three damages are known (tests/fuzz/regressions/dat):
+ * one the library rejects itself. Four damages are known (tests/fuzz/regressions/dat):
  *
  * - A '/' or '%' whose divisor is a zero constant or a bare word (strtoull() makes it 0): the
  *   parser folds "atom / atom" at once and the printer divides by the constant: SIGFPE.
@@ -11,6 +11,8 @@
  * - A field declared "NAME[" with nothing after the '[' but blanks before the end of the text
  *   or a byte its tokenizer stops at (NUL, any other unprintable one): the field parser reads
  *   the array size token without checking for none and hands NULL to strcmp().
+ * - An index followed by ';' in the print arguments ("REC->x[2];"): the array argument is left
+ *   half built and read through a NULL pointer (seen behind two blank lines ending the fields).
  *
  * The print checks only look at the "print fmt:" arguments, outside string and character
  * literals; the field check looks at everything before them.
@@ -160,6 +162,8 @@ int dat_format_is_safe(const char *fmt, size_t size)
 			continue;
 		}
 		if ((*p == '/' || *p == '%') && zero_divisor(p, end))
+			return 0;
+		if (*p == ']' && skip_space(p + 1, end) < end && *skip_space(p + 1, end) == ';')
 			return 0;
 		if ((p == fmt || !is_word(p[-1])) && helper_at(p, end) &&
 		    unknown_flag_field(fmt, p, end))

@@ -77,12 +77,23 @@ static void test_bracket(void **state)
 	assert_true(safe("\"%s\", REC->comm["));
 }
 
+/* the fuzzer's "r[2];" in the print arguments: libtraceevent reads a NULL argument */
+static void test_index_semicolon(void **state)
+{
+	(void)state;
+	assert_false(safe("\"%d\", REC->comm[2];"));
+	assert_false(safe("\"\",r[2] ;"));
+	assert_true(safe("\"%d\", REC->comm[2]"));
+	assert_true(safe("\"a[1];\", REC->vec"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kept),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_bracket),
+		cmocka_unit_test(test_index_semicolon),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
