@@ -372,4 +372,53 @@ case_latency() {
 	[ "$before" = "$after" ] || fail "tracefs changed: $(diff <(echo "$before") <(echo "$after"))"
 }
 
+# -m with two instances bounds the disk used while recording, not only the file at the end.
+# The output directory is a tmpfs (the recorders' O_TMPFILE files count there), its use sampled
+# all along: at most the empty recording plus, per instance and CPU, -m KB of kept data (two
+# files of -m/2 in turn) twice over (the file is assembled from them), with room for the
+# rounding the man page allows; while the helper makes several times that (50000 getppid
+# events in each instance, 50000 marks). Instance a must still end with its newest marks.
+case_max_size_instances() {
+	local d=$W/mi base peak pid bound range used
+	mkdir "$d"
+	mount -t tmpfs -o size=64m ktrace-max-size "$d" || fail "cannot mount a tmpfs"
+	CLEANUP+=("umount $d")
+	rec() {	# N: record N marks with -m 64 into $d/m.dat; peak: the most $d used meanwhile
+		rm -f "$d/m.dat"
+		"$K" record -q -o "$d/m.dat" -m 64 -b 4096 --compression none \
+			-B ktrace_rec_ma -e syscalls:sys_enter_getppid -F \
+			-B ktrace_rec_mb -e syscalls:sys_enter_getppid \
+			-- taskset -c 0 "$HELPER" "$1" "$T/instances/ktrace_rec_ma/trace_marker" \
+			> /dev/null 2> "$W/record.err" &
+		pid=$!
+		peak=0
+		while kill -0 $pid 2>/dev/null; do
+			used=$(df -B1 --output=used "$d" | tail -1)
+			[ "$used" -gt "$peak" ] && peak=$used
+			sleep 0.02
+		done
+		wait $pid || fail "record -m with 2 instances: $(cat "$W/record.err")"
+	}
+	rec 1
+	base=$(stat -c %s "$d/m.dat")
+	rec 50000
+	bound=$((base + 2 * $(nproc) * 64 * 1024 * 2 * 2 + 256 * 1024))
+	echo "2 instances, -m 64: peak disk use $peak bytes, bound $bound (empty recording $base)," \
+	     "file $(stat -c %s "$d/m.dat")"
+	[ "$peak" -le "$bound" ] || fail "-m 64, 2 instances: peak disk use $peak > $bound"
+	report "$d/m.dat"
+	[ "$(grep -c 'sys_enter_getppid' "$W/report.txt")" -lt 50000 ] ||
+		fail "-m 64, 2 instances: every event kept, nothing was bounded"
+	range=$(grep '^ *ktrace_rec_ma: ' "$W/report.txt" | grep -o 'ktrace-mark [0-9]*' |
+		awk 'NR == 1 { first = $2 }
+		     $2 != first + NR - 1 { print "gap"; exit }
+		     END { print first, $2 }')
+	case "$range" in
+	*gap*|"1 "*|"") fail "-m 64, 2 instances: marks kept: $range" ;;
+	*" 50000") ;;
+	*) fail "-m 64, 2 instances: the newest marks were not kept: $range" ;;
+	esac
+	[ ! -e "$T/instances/ktrace_rec_ma" ] || fail "instance ktrace_rec_ma left behind"
+}
+
 "case_$CASE"
