@@ -11,8 +11,11 @@
  * - A field declared "NAME[" with nothing after the '[' but blanks before the end of the text
  *   or a byte its tokenizer stops at (NUL, any other unprintable one): the field parser reads
  *   the array size token without checking for none and hands NULL to strcmp().
- * - An index followed by ';' in the print arguments ("REC->x[2];"): the array argument is left
- *   half built and read through a NULL pointer (seen behind two blank lines ending the fields).
+ * - An index followed by a token the parser has no rule for ("REC->x[2];", "x[0].", "x[1][2]",
+ *   "x[0]->", "x[0]=", ...): the array argument is left half built and read through a NULL
+ *   pointer (seen behind two blank lines ending the fields). The operators it does handle
+ *   after an index (arithmetic, comparisons, logic, '?', ':', ')', ',') are let through, and
+ *   so are the C statements of a "({ ... })" argument (kvmmmu's events), which it survives.
  *
  * The print checks only look at the "print fmt:" arguments, outside string and character
  * literals; the field check looks at everything before them.
@@ -116,6 +119,21 @@ static int unknown_flag_field(const char *fmt, const char *p, const char *end)
 	return !has_field(fmt, p, name, (size_t)(w - name));
 }
 
+/* 1 when what follows an index at p is a token libtraceevent's array parser cannot take */
+static int unknown_after_index(const char *p, const char *end)
+{
+	static const char handled[] = "+-*/%&|^<>!?:~(),\"'";
+
+	p = skip_space(p, end);
+	if (p == end || !isprint((unsigned char)*p) || is_word(*p))
+		return 0;
+	if (*p == '-')
+		return p + 1 < end && p[1] == '>';
+	if (*p == '=')
+		return !(p + 1 < end && p[1] == '=');
+	return !strchr(handled, *p);
+}
+
 static int helper_at(const char *p, const char *end)
 {
 	static const char *const helpers[] = { "__print_flags", "__print_symbolic" };
@@ -143,10 +161,18 @@ static int open_bracket_at_end(const char *fmt, const char *end)
 	return 0;
 }
 
+/* 1 when the first non-blank byte after p is c */
+static int next_is(const char *p, const char *end, char c)
+{
+	p = skip_space(p + 1, end);
+	return p < end && *p == c;
+}
+
 int dat_format_is_safe(const char *fmt, size_t size)
 {
 	const char *end = fmt + size;
 	const char *p = memmem(fmt, size, PRINT_FMT, strlen(PRINT_FMT));
+	int stmt = 0;	/* inside "({ ... })": C statements (kvmmmu), parsed as a whole */
 
 	if (open_bracket_at_end(fmt, p ? p : end))
 		return 0;
@@ -163,7 +189,11 @@ int dat_format_is_safe(const char *fmt, size_t size)
 		}
 		if ((*p == '/' || *p == '%') && zero_divisor(p, end))
 			return 0;
-		if (*p == ']' && skip_space(p + 1, end) < end && *skip_space(p + 1, end) == ';')
+		if (*p == '(' && next_is(p, end, '{'))
+			stmt++;
+		else if (*p == '}' && stmt && next_is(p, end, ')'))
+			stmt--;
+		if (*p == ']' && !stmt && unknown_after_index(p + 1, end))
 			return 0;
 		if ((p == fmt || !is_word(p[-1])) && helper_at(p, end) &&
 		    unknown_flag_field(fmt, p, end))

@@ -77,14 +77,24 @@ static void test_bracket(void **state)
 	assert_true(safe("\"%s\", REC->comm["));
 }
 
-/* the fuzzer's "r[2];" in the print arguments: libtraceevent reads a NULL argument */
+/* the fuzzer's "r[2];" and "a[0]." in the print arguments: libtraceevent reads a NULL argument */
 static void test_index_semicolon(void **state)
 {
 	(void)state;
 	assert_false(safe("\"%d\", REC->comm[2];"));
 	assert_false(safe("\"\",r[2] ;"));
+	assert_false(safe("\"\",a[0]."));
+	assert_false(safe("\"\",a[0]->b"));
+	assert_false(safe("\"\",a[0][1]"));
+	assert_false(safe("\"\",a[0]=1"));
+	assert_false(safe("\"\",a[0]\\\\"));
 	assert_true(safe("\"%d\", REC->comm[2]"));
+	assert_true(safe("\"%d\", REC->comm[2] == 1 ? REC->comm[1] - 1 : -REC->comm[0]"));
+	assert_true(safe("\"%d\", (REC->comm[2]), REC->vec"));
 	assert_true(safe("\"a[1];\", REC->vec"));
+	/* kvmmmu's statement expressions: parsed by the library without harm */
+	assert_true(safe("\"%s\", ({ static const char *s[] = { \"a\" }; u.w = REC->vec; "
+			 "x = s[u.w & 1]; }), REC->vec"));
 }
 
 int main(void)
