@@ -27,6 +27,7 @@
 #include "ktrace/strbuf.h"
 
 struct dat_file;
+struct report_filter;
 struct tep_format_field;
 struct tep_handle;
 struct tep_record;
@@ -104,6 +105,10 @@ enum report_filter_option {
 	REPORT_OPT_FIRST_FREE,
 };
 
+/* -i, as report_cli_parse takes it, as a row of a command's struct kt_option table */
+#define REPORT_INPUT_OPTION \
+	{ 'i', "input", KT_ARG_REQUIRED, "FILE", "read FILE (default trace.dat, or a bare FILE)" }
+
 /* Those flags as rows of a command's struct kt_option table (needs ktrace/options.h). */
 #define REPORT_FILTER_OPTIONS \
 	{ 'F', NULL, KT_ARG_REQUIRED, "FILTER", "filter 'ev1,ev2' or 'ev: expr'; repeatable" }, \
@@ -124,6 +129,51 @@ int report_opts_parse(struct report_opts *o, int argc, char **argv);
 void report_opts_release(struct report_opts *o);
 /* Parses "0-2,5" into o->cpu_set; -EINVAL with a message in err. */
 int report_parse_cpulist(struct report_opts *o, const char *list, struct strbuf *err);
+
+struct kt_command_help;
+
+/*
+ * The front end of a command that reads one trace.dat file through the filters above (report,
+ * export, hist): -i FILE or a bare FILE (once), the filter flags, the command's own options
+ * through `option`, then run -> one message -> release. The callbacks get `priv`; those marked
+ * so may be NULL.
+ */
+struct report_cli {
+	const char *name;			/* "export": names the command in messages */
+	const struct kt_command_help *help;	/* the option table, for report_cli_parse */
+	struct report_opts *o;			/* where the input and the filters go */
+	void *priv;
+	/* one of the command's own options: 0, or -EINVAL after a message (NULL: none) */
+	int (*option)(void *priv, int id, const char *arg);
+	/* once every option is known: 0, or -EINVAL after a message (may be NULL) */
+	int (*check)(void *priv);
+	/*
+	 * The work: 0; a negative errno, its message in err (empty: the input and strerror);
+	 * or a positive exit status, its message (if any) printed.
+	 */
+	int (*run)(void *priv, struct strbuf *err);
+	/* exit status after run's negative errno (NULL: 1) */
+	int (*fail_status)(void *priv, int ret, const struct strbuf *err);
+	/* after the message, before the options are released (may be NULL) */
+	void (*release)(void *priv);
+	int usage_status;			/* after a bad option; 0 means 1 */
+	/* as trace-cmd report: what follows a bare FILE is not read (else options may follow) */
+	bool file_ends_args;
+};
+
+/* Fills cli->o from argv: 0, 1 after -h (usage printed), or -EINVAL (message printed). */
+int report_cli_parse(const struct report_cli *cli, int argc, char **argv);
+/*
+ * Given report_cli_parse's (or report_opts_parse's) result: runs the command when it is 0,
+ * prints the one message of a failure, releases everything; returns the exit status.
+ */
+int report_cli_run(const struct report_cli *cli, int parsed);
+/*
+ * Every record of df that filter keeps, in report's order, to fn(arg, record); stops at the
+ * first nonzero fn returns, and returns that, or 0, or the stream's error (message in err).
+ */
+int report_cli_each(struct dat_file *df, struct report_filter *filter,
+		    int (*fn)(void *arg, struct tep_record *record), void *arg, struct strbuf *err);
 
 /* ------------------------------------------------------------------ numbers */
 

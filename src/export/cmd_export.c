@@ -20,7 +20,7 @@ enum { OPT_PERFETTO = REPORT_OPT_FIRST_FREE };
 
 static const struct kt_option export_options[] = {
 	{ OPT_PERFETTO, "perfetto", KT_ARG_REQUIRED, "OUT", "write a Perfetto trace to OUT" },
-	{ 'i', "input", KT_ARG_REQUIRED, "FILE", "read FILE (default trace.dat, or a bare FILE)" },
+	REPORT_INPUT_OPTION,
 	REPORT_FILTER_OPTIONS,
 	{ 0 }
 };
@@ -37,73 +37,30 @@ struct export_args {
 	const char *perfetto;
 };
 
-static int set_input(struct export_args *a, const char *file)
+static int one_option(void *priv, int c, const char *arg)
 {
-	if (a->o.input) {
-		fprintf(stderr, "ktrace export: only one input file is supported ('%s' and '%s')\n",
-			a->o.input, file);
-		return -EINVAL;
-	}
-	a->o.input = file;
-	return 0;
-}
+	struct export_args *a = priv;
 
-static int one_option(struct export_args *a, int c, const char *arg, bool *neg)
-{
-	int ret = report_opts_filter(&a->o, c, arg, neg, "export");
-
-	if (ret <= 0)
-		return ret;
 	switch (c) {
-	case 'i': return set_input(a, arg);
 	case OPT_PERFETTO: a->perfetto = arg; return 0;
 	default: return -EINVAL;
 	}
 }
 
-/* 0, 1 after -h, or -EINVAL (message printed) */
-static int parse_args(struct export_args *a, int argc, char **argv)
+static int check_args(void *priv)
 {
-	struct kt_getopt g;
-	bool neg = false;
-	int c, ret = 0, idx;
+	const struct export_args *a = priv;
 
-	if (kt_getopt_init(&g, &export_help, argc, argv))
-		return -ENOMEM;
-	while (!ret && (c = kt_getopt_next(&g)) != -1) {
-		if (c == 'h') {
-			kt_usage(stdout, &export_help);
-			ret = 1;
-		} else {
-			ret = c == '?' ? -EINVAL : one_option(a, c, g.arg, &neg);
-		}
-	}
-	idx = kt_getopt_index(&g);
-	kt_getopt_release(&g);
-	for (; !ret && idx < argc; idx++)
-		ret = set_input(a, argv[idx]);
-	if (!ret && !a->perfetto) {
-		fprintf(stderr, "ktrace export: say which format: --perfetto OUT "
-			"(see 'ktrace export -h')\n");
-		ret = -EINVAL;
-	}
-	if (!a->o.input)
-		a->o.input = "trace.dat";
-	return ret;
+	if (a->perfetto)
+		return 0;
+	fprintf(stderr, "ktrace export: say which format: --perfetto OUT "
+		"(see 'ktrace export -h')\n");
+	return -EINVAL;
 }
 
-static int export_events(struct dat_file *df, struct report_filter *filter, struct pf_export *px,
-			 struct strbuf *err)
+static int export_event(void *px, struct tep_record *record)
 {
-	struct report_stream *rs = NULL;
-	struct report_event ev;
-	int ret;
-
-	ret = report_stream_open(df, &rs, err);
-	while (!ret && (ret = report_stream_next(rs, &ev, err)) > 0)
-		ret = report_filter_keep(filter, &ev) ? pf_export_event(px, ev.record) : 0;
-	report_stream_close(rs);
-	return ret;
+	return pf_export_event(px, record);
 }
 
 static int write_perfetto(const struct export_args *a, struct dat_file *df, FILE *out,
@@ -117,7 +74,7 @@ static int write_perfetto(const struct export_args *a, struct dat_file *df, FILE
 	if (!ret)
 		ret = pf_export_new(df, out, &px);
 	if (!ret)
-		ret = export_events(df, filter, px, err);
+		ret = report_cli_each(df, filter, export_event, px, err);
 	if (!ret)
 		ret = pf_export_finish(px);
 	if (ret == -EIO && !err->len)
@@ -131,8 +88,9 @@ static int write_perfetto(const struct export_args *a, struct dat_file *df, FILE
 	return ret;
 }
 
-static int run_export(const struct export_args *a, struct strbuf *err)
+static int run_export(void *priv, struct strbuf *err)
 {
+	const struct export_args *a = priv;
 	struct dat_file *df = NULL;
 	FILE *out;
 	int ret;
@@ -161,23 +119,10 @@ static int run_export(const struct export_args *a, struct strbuf *err)
 int cmd_export(int argc, char **argv)
 {
 	struct export_args a = { 0 };
-	struct strbuf err = STRBUF_INIT;
-	int ret, status = 0;
+	const struct report_cli cli = {
+		.name = "export", .help = &export_help, .o = &a.o, .priv = &a,
+		.option = one_option, .check = check_args, .run = run_export,
+	};
 
-	ret = parse_args(&a, argc, argv);
-	if (ret > 0) {
-		ret = 0;
-	} else if (!ret) {
-		ret = run_export(&a, &err);
-		if (ret) {
-			fprintf(stderr, "ktrace export: %s\n",
-				err.len ? strbuf_str(&err) : strerror(-ret));
-			status = 1;
-		}
-	} else {
-		status = 1;
-	}
-	strbuf_release(&err);
-	report_opts_release(&a.o);
-	return status;
+	return report_cli_run(&cli, report_cli_parse(&cli, argc, argv));
 }

@@ -18,7 +18,7 @@
 enum { OPT_BY = REPORT_OPT_FIRST_FREE, OPT_KEY, OPT_FORMAT };
 
 static const struct kt_option hist_options[] = {
-	{ 'i', "input", KT_ARG_REQUIRED, "FILE", "read FILE (default trace.dat, or a bare FILE)" },
+	REPORT_INPUT_OPTION,
 	{ OPT_BY, "by", KT_ARG_REQUIRED, "task", "wakeup: a histogram per task" },
 	{ OPT_KEY, "key", KT_ARG_REQUIRED, "FIELD", "event: count the values of FIELD" },
 	{ OPT_FORMAT, "format", KT_ARG_REQUIRED, "FMT", "text (default) or json" },
@@ -54,17 +54,6 @@ struct hist_args {
 	enum hist_format format;
 };
 
-static int set_input(struct hist_args *a, const char *file)
-{
-	if (a->o.input) {
-		fprintf(stderr, "ktrace hist: only one input file is supported ('%s' and '%s')\n",
-			a->o.input, file);
-		return -EINVAL;
-	}
-	a->o.input = file;
-	return 0;
-}
-
 static int set_choice(const char *flag, const char *arg, const char *a, const char *b, int *out)
 {
 	if (!strcmp(arg, a) || (b && !strcmp(arg, b))) {
@@ -76,14 +65,12 @@ static int set_choice(const char *flag, const char *arg, const char *a, const ch
 	return -EINVAL;
 }
 
-static int one_option(struct hist_args *a, int c, const char *arg, bool *neg)
+static int one_option(void *priv, int c, const char *arg)
 {
-	int ret = report_opts_filter(&a->o, c, arg, neg, "hist"), v = 0;
+	struct hist_args *a = priv;
+	int ret, v = 0;
 
-	if (ret <= 0)
-		return ret;
 	switch (c) {
-	case 'i': return set_input(a, arg);
 	case OPT_KEY: a->conf.key = arg; return 0;
 	case OPT_BY:
 		ret = set_choice("--by", arg, "task", NULL, &v);
@@ -127,8 +114,10 @@ static int parse_kind(struct hist_args *a, int *argc, char ***argv)
 	return 0;
 }
 
-static int check_args(struct hist_args *a)
+static int check_args(void *priv)
 {
+	const struct hist_args *a = priv;
+
 	if (!a->kind) {
 		fprintf(stderr, "ktrace hist: say which histogram: wakeup, syscall, funcgraph or "
 			"event (see 'ktrace hist -h')\n");
@@ -148,59 +137,11 @@ static int check_args(struct hist_args *a)
 	return 0;
 }
 
-/* The options up to the next non-option; its index in *idx. 0, 1 after -h, or -EINVAL. */
-static int parse_options(struct hist_args *a, int argc, char **argv, bool *neg, int *idx)
+static int feed(void *arg, struct tep_record *record)
 {
-	struct kt_getopt g;
-	int c, ret = 0;
+	struct hist_source *src = arg;
 
-	if (kt_getopt_init(&g, &hist_help, argc, argv))
-		return -ENOMEM;
-	while (!ret && (c = kt_getopt_next(&g)) != -1) {
-		if (c == 'h') {
-			kt_usage(stdout, &hist_help);
-			ret = 1;
-		} else {
-			ret = c == '?' ? -EINVAL : one_option(a, c, g.arg, neg);
-		}
-	}
-	*idx = kt_getopt_index(&g);
-	kt_getopt_release(&g);
-	return ret;
-}
-
-/* 0, 1 after -h, or -EINVAL (message printed). Options may follow a bare FILE. */
-static int parse_args(struct hist_args *a, int argc, char **argv)
-{
-	bool neg = false;
-	int ret, idx;
-
-	ret = parse_kind(a, &argc, &argv);
-	while (!ret && !(ret = parse_options(a, argc, argv, &neg, &idx)) && idx < argc) {
-		ret = set_input(a, argv[idx]);
-		/* the getopt parser takes argv[0] as the program name: the FILE just taken */
-		argc -= idx;
-		argv += idx;
-	}
-	if (!ret)
-		ret = check_args(a);
-	if (!a->o.input)
-		a->o.input = "trace.dat";
-	return ret;
-}
-
-static int feed(struct dat_file *df, struct report_filter *filter, struct hist_source *src,
-		struct strbuf *err)
-{
-	struct report_stream *rs = NULL;
-	struct report_event ev;
-	int ret;
-
-	ret = report_stream_open(df, &rs, err);
-	while (!ret && (ret = report_stream_next(rs, &ev, err)) > 0)
-		ret = report_filter_keep(filter, &ev) ? src->event(src, ev.record) : 0;
-	report_stream_close(rs);
-	return ret;
+	return src->event(src, record);
 }
 
 static int print_hist(const struct hist_args *a, struct dat_file *df, struct hist_source *src)
@@ -222,8 +163,9 @@ static int print_hist(const struct hist_args *a, struct dat_file *df, struct his
 	return hist_set_print(&src->set, &p, stdout);
 }
 
-static int run_hist(struct hist_args *a, struct strbuf *err)
+static int run_hist(void *priv, struct strbuf *err)
 {
+	struct hist_args *a = priv;
 	struct report_filter *filter = NULL;
 	struct hist_source *src = NULL;
 	struct dat_file *df = NULL;
@@ -237,7 +179,7 @@ static int run_hist(struct hist_args *a, struct strbuf *err)
 	if (!ret)
 		ret = a->kind->create(&a->conf, &src, err);
 	if (!ret)
-		ret = feed(df, filter, src, err);
+		ret = report_cli_each(df, filter, feed, src, err);
 	if (!ret)
 		ret = print_hist(a, df, src);
 	if (ret == -EINVAL && !err->len)
@@ -252,23 +194,15 @@ static int run_hist(struct hist_args *a, struct strbuf *err)
 int cmd_hist(int argc, char **argv)
 {
 	struct hist_args a = { 0 };
-	struct strbuf err = STRBUF_INIT;
-	int ret, status = 0;
+	const struct report_cli cli = {
+		.name = "hist", .help = &hist_help, .o = &a.o, .priv = &a,
+		.option = one_option, .check = check_args, .run = run_hist,
+	};
+	int ret;
 
-	ret = parse_args(&a, argc, argv);
-	if (ret > 0) {
-		ret = 0;
-	} else if (!ret) {
-		ret = run_hist(&a, &err);
-		if (ret) {
-			fprintf(stderr, "ktrace hist: %s\n",
-				err.len ? strbuf_str(&err) : strerror(-ret));
-			status = 1;
-		}
-	} else {
-		status = 1;
-	}
-	strbuf_release(&err);
-	report_opts_release(&a.o);
-	return status;
+	/* the kind and, for `event`, its EVENT come before the options */
+	ret = parse_kind(&a, &argc, &argv);
+	if (!ret)
+		ret = report_cli_parse(&cli, argc, argv);
+	return report_cli_run(&cli, ret);
 }

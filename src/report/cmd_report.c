@@ -26,17 +26,8 @@ struct report_run {
 	struct tep_plugin_list *plugins;
 	struct tep_handle *tep;
 	struct report_clock clock;
-	struct strbuf err;
+	struct strbuf *err;
 };
-
-static int fail(struct report_run *run, int ret)
-{
-	if (run->err.len)
-		fprintf(stderr, "ktrace report: %s\n", strbuf_str(&run->err));
-	else
-		fprintf(stderr, "ktrace report: %s: %s\n", run->o->input, strerror(-ret));
-	return 1;
-}
 
 static int load_kallsyms(struct report_run *run)
 {
@@ -46,7 +37,7 @@ static int load_kallsyms(struct report_run *run)
 	int fd = open(run->o->kallsyms, O_RDONLY);
 
 	if (fd < 0) {
-		strbuf_addf(&run->err, "Can't read file %s", run->o->kallsyms);
+		strbuf_addf(run->err, "Can't read file %s", run->o->kallsyms);
 		return -errno;
 	}
 	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
@@ -73,7 +64,7 @@ static int print_listing(struct report_run *run)
 	} else if (o->show_events) {
 		report_print_event_list(run->tep, stdout);
 	} else if (o->show_cpus) {
-		int ret = report_print_cpus(run->df, o, &run->clock, stdout, &run->err);
+		int ret = report_print_cpus(run->df, o, &run->clock, stdout, run->err);
 
 		return ret < 0 ? ret : 1;
 	} else {
@@ -104,14 +95,14 @@ static int print_events(struct report_run *run, struct report_filter *filter)
 	struct report_event ev;
 	int ret;
 
-	ret = report_stream_open(run->df, &rs, &run->err);
+	ret = report_stream_open(run->df, &rs, run->err);
 	if (ret)
 		return ret;
 	conf.stream = rs;
 	conf.prefix = dat_file_nr_buffers(run->df) > 1;
 	conf.prefix_width = instance_prefix_width(run->df);
-	ret = report_printer_new(run->df, &conf, &printer, &run->err);
-	while (!ret && (ret = report_stream_next(rs, &ev, &run->err)) > 0)
+	ret = report_printer_new(run->df, &conf, &printer, run->err);
+	while (!ret && (ret = report_stream_next(rs, &ev, run->err)) > 0)
 		ret = report_filter_keep(filter, &ev) ?
 		      report_print_event(printer, &ev, stdout) : 0;
 	if (!ret)
@@ -126,12 +117,12 @@ static int print_rows(struct report_run *run, struct report_filter *filter,
 		      const struct dat_buffer *top)
 {
 	if (top && top->latency) {
-		strbuf_addf(&run->err, "%s holds a latency tracer's text, not events: "
+		strbuf_addf(run->err, "%s holds a latency tracer's text, not events: "
 			    "--format %s needs events", run->o->input,
 			    run->o->format == REPORT_FORMAT_JSON ? "json" : "csv");
 		return -EINVAL;
 	}
-	return report_rows_print(run->df, run->o, filter, stdout, &run->err);
+	return report_rows_print(run->df, run->o, filter, stdout, run->err);
 }
 
 static void print_latency_text(struct dat_file *df)
@@ -151,7 +142,7 @@ static int print_file(struct report_run *run)
 	struct report_filter *filter = NULL;
 	int ret;
 
-	ret = report_filter_new(run->tep, o, &filter, &run->err);
+	ret = report_filter_new(run->tep, o, &filter, run->err);
 	if (ret)
 		return ret;
 	if (o->filter_test && report_filter_has_event_filters(filter))
@@ -171,7 +162,7 @@ static int print_file(struct report_run *run)
 		report_print_uname(run->df, stdout);
 		report_print_version(run->df, stdout);
 	} else if (o->stat) {
-		ret = report_print_stat(run->df, stdout, &run->err);
+		ret = report_print_stat(run->df, stdout, run->err);
 	} else {
 		ret = print_events(run, filter);
 	}
@@ -241,7 +232,7 @@ static int open_file(struct report_run *run)
 				  !o->kallsyms,
 	};
 
-	return dat_file_open_opts(o->input, &opts, &run->df, &run->err);
+	return dat_file_open_opts(o->input, &opts, &run->df, run->err);
 }
 
 static int run_report(struct report_run *run)
@@ -271,12 +262,12 @@ static int run_report(struct report_run *run)
 	set_func_repeat_format(run);
 	ret = print_listing(run);
 	if (ret == 0 && o->profile)
-		ret = report_profile_print(run->df, o, stdout, &run->err);
+		ret = report_profile_print(run->df, o, stdout, run->err);
 	else if (ret == 0)
 		ret = print_file(run);
 	else if (ret > 0)
 		ret = 0;
-	return ret ? ret : dat_file_kallsyms_error(run->df, &run->err);
+	return ret ? ret : dat_file_kallsyms_error(run->df, run->err);
 }
 
 /*
@@ -293,37 +284,52 @@ static int open_status(int ret)
 	}
 }
 
+/*
+ * --check-events: the exit status alone, as trace-cmd. Every format that did not parse was
+ * already refused by the reader.
+ */
+static int check_events(struct report_run *run)
+{
+	int ret = open_file(run);
+
+	return (ret || dat_file_parse_failures(run->df)) ? EINVAL : 0;
+}
+
+static int run_cmd(void *priv, struct strbuf *err)
+{
+	struct report_run *run = priv;
+
+	run->err = err;
+	return run->o->check_events ? check_events(run) : run_report(run);
+}
+
+static int fail_status(void *priv, int ret, const struct strbuf *err)
+{
+	const struct report_run *run = priv;
+
+	if (ret == -EINVAL && strstr(strbuf_str(err), "event filter"))
+		return EXIT_USAGE;
+	return run->df ? 1 : open_status(ret);
+}
+
+static void release_run(void *priv)
+{
+	struct report_run *run = priv;
+
+	fflush(stdout);
+	dat_file_close(run->df);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o;
-	struct report_run run = { .o = &o, .err = STRBUF_INIT };
-	int ret, status = 0;
+	struct report_run run = { .o = &o };
+	const struct report_cli cli = {
+		.name = "report", .o = &o, .priv = &run, .run = run_cmd,
+		.fail_status = fail_status, .release = release_run, .usage_status = EXIT_USAGE,
+	};
 
 	/* a report is mostly output: write it in large blocks */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
-	ret = report_opts_parse(&o, argc, argv);
-	if (ret) {
-		report_opts_release(&o);
-		return ret > 0 ? 0 : EXIT_USAGE;
-	}
-	if (o.check_events) {
-		/* every format that did not parse was already refused by the reader */
-		ret = open_file(&run);
-		status = (ret || dat_file_parse_failures(run.df)) ? EINVAL : 0;
-	} else {
-		ret = run_report(&run);
-		if (ret == -EINVAL && strstr(strbuf_str(&run.err), "event filter"))
-			status = EXIT_USAGE;
-		else if (ret && !run.df)
-			status = open_status(ret);
-		else if (ret)
-			status = 1;
-		if (status)
-			fail(&run, ret);
-	}
-	fflush(stdout);
-	dat_file_close(run.df);
-	strbuf_release(&run.err);
-	report_opts_release(&o);
-	return status;
+	return report_cli_run(&cli, report_opts_parse(&o, argc, argv));
 }

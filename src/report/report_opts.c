@@ -223,8 +223,9 @@ static int set_format(struct report_opts *o, const char *arg)
 }
 
 /* Combinations that cannot mean anything, refused once every option is known. */
-static int check_format(const struct report_opts *o)
+static int check_format(void *priv)
 {
+	const struct report_opts *o = priv;
 	const char *why = NULL;
 
 	if (o->fields && o->format == REPORT_FORMAT_TEXT)
@@ -241,17 +242,6 @@ static int unsupported(const char *what)
 {
 	fprintf(stderr, "ktrace report: %s is not supported\n", what);
 	return -EINVAL;
-}
-
-static int set_input(struct report_opts *o, const char *file)
-{
-	if (o->input) {
-		fprintf(stderr, "ktrace report: only one input file is supported ('%s' and '%s')\n",
-			o->input, file);
-		return -EINVAL;
-	}
-	o->input = file;
-	return 0;
 }
 
 /*
@@ -336,17 +326,14 @@ int report_opts_filter(struct report_opts *o, int id, const char *arg, bool *neg
 	}
 }
 
-static int one_option(struct report_opts *o, int c, const char *arg, bool *neg)
+/* report's own options; the input and the filter flags are report_cli's */
+static int one_option(void *priv, int c, const char *arg)
 {
-	int ret;
+	struct report_opts *o = priv;
 
 	if (flag_option(o, c))
 		return 0;
-	ret = report_opts_filter(o, c, arg, neg, "report");
-	if (ret <= 0)
-		return ret;
 	switch (c) {
-	case 'i': return set_input(o, arg);
 	case 'r': return push_str(&o->raw_events, &o->nr_raw_events, arg);
 	case 'n': return push_str(&o->nohandler_events, &o->nr_nohandler_events, arg);
 	case 'O':
@@ -367,32 +354,13 @@ static int one_option(struct report_opts *o, int c, const char *arg, bool *neg)
 
 int report_opts_parse(struct report_opts *o, int argc, char **argv)
 {
-	struct kt_getopt g;
-	bool neg = false;
-	int c, ret = 0, idx;
+	const struct report_cli cli = {
+		.help = &report_help, .o = o, .priv = o, .option = one_option, .check = check_format,
+		.file_ends_args = true,
+	};
 
 	memset(o, 0, sizeof(*o));
-	if (kt_getopt_init(&g, &report_help, argc, argv))
-		return -ENOMEM;
-	while (!ret && (c = kt_getopt_next(&g)) != -1) {
-		if (c == 'h') {
-			kt_usage(stdout, &report_help);
-			ret = 1;
-		} else if (c == '?') {
-			ret = -EINVAL;
-		} else {
-			ret = one_option(o, c, g.arg, &neg);
-		}
-	}
-	idx = kt_getopt_index(&g);
-	kt_getopt_release(&g);
-	if (!ret && idx < argc)
-		ret = set_input(o, argv[idx]);
-	if (!ret)
-		ret = check_format(o);
-	if (!o->input)
-		o->input = "trace.dat";
-	return ret;
+	return report_cli_parse(&cli, argc, argv);
 }
 
 static void free_list(char **list, int nr)

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The front end of the commands that read one trace.dat file through report's filters
+ * (report, export, hist): the input file, the filter flags, the parse loop, and the
+ * run -> one message -> release skeleton. The commands keep only their own options and work,
+ * so that an input or filter flag means, and fails with, the same words everywhere.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "ktrace/options.h"
+#include "ktrace/report.h"
+
+static int set_input(const struct report_cli *cli, const char *file)
+{
+	struct report_opts *o = cli->o;
+
+	if (o->input) {
+		fprintf(stderr, "ktrace %s: only one input file is supported ('%s' and '%s')\n",
+			cli->help->name, o->input, file);
+		return -EINVAL;
+	}
+	o->input = file;
+	return 0;
+}
+
+static int one_option(const struct report_cli *cli, int id, const char *arg, bool *neg)
+{
+	int ret;
+
+	if (id == 'i')
+		return set_input(cli, arg);
+	ret = report_opts_filter(cli->o, id, arg, neg, cli->help->name);
+	if (ret <= 0)
+		return ret;
+	return cli->option ? cli->option(cli->priv, id, arg) : -EINVAL;
+}
+
+/* The options up to the next non-option; its index in *idx. 0, 1 after -h, or -EINVAL. */
+static int parse_options(const struct report_cli *cli, int argc, char **argv, bool *neg,
+			 int *idx)
+{
+	struct kt_getopt g;
+	int c, ret = 0;
+
+	if (kt_getopt_init(&g, cli->help, argc, argv))
+		return -ENOMEM;
+	while (!ret && (c = kt_getopt_next(&g)) != -1) {
+		if (c == 'h') {
+			kt_usage(stdout, cli->help);
+			ret = 1;
+		} else {
+			ret = c == '?' ? -EINVAL : one_option(cli, c, g.arg, neg);
+		}
+	}
+	*idx = kt_getopt_index(&g);
+	kt_getopt_release(&g);
+	return ret;
+}
+
+int report_cli_parse(const struct report_cli *cli, int argc, char **argv)
+{
+	bool neg = false;
+	int ret, idx;
+
+	while (!(ret = parse_options(cli, argc, argv, &neg, &idx)) && idx < argc) {
+		ret = set_input(cli, argv[idx]);
+		if (ret || cli->file_ends_args)
+			break;
+		/* the getopt parser takes argv[0] as the program name: the FILE just taken */
+		argc -= idx;
+		argv += idx;
+	}
+	if (!ret && cli->check)
+		ret = cli->check(cli->priv);
+	if (!cli->o->input)
+		cli->o->input = "trace.dat";
+	return ret;
+}
+
+int report_cli_run(const struct report_cli *cli, int parsed)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret, status = 0;
+
+	if (parsed < 0) {
+		status = cli->usage_status ? cli->usage_status : 1;
+	} else if (!parsed) {
+		ret = cli->run(cli->priv, &err);
+		status = ret > 0 ? ret : 0;
+		if (ret < 0) {
+			status = cli->fail_status ? cli->fail_status(cli->priv, ret, &err) : 1;
+			if (err.len)
+				fprintf(stderr, "ktrace %s: %s\n", cli->name, strbuf_str(&err));
+			else
+				fprintf(stderr, "ktrace %s: %s: %s\n", cli->name, cli->o->input,
+					strerror(-ret));
+		}
+	}
+	if (cli->release)
+		cli->release(cli->priv);
+	strbuf_release(&err);
+	report_opts_release(cli->o);
+	return status;
+}
+
+int report_cli_each(struct dat_file *df, struct report_filter *filter,
+		    int (*fn)(void *arg, struct tep_record *record), void *arg, struct strbuf *err)
+{
+	struct report_stream *rs = NULL;
+	struct report_event ev;
+	int ret;
+
+	ret = report_stream_open(df, &rs, err);
+	while (!ret && (ret = report_stream_next(rs, &ev, err)) > 0)
+		ret = report_filter_keep(filter, &ev) ? fn(arg, ev.record) : 0;
+	report_stream_close(rs);
+	return ret;
+}
