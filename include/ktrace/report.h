@@ -400,6 +400,8 @@ int report_print_event(struct report_printer *p, const struct report_event *ev, 
 /* After the last event: the -w summary. */
 /* Writes the lines gathered so far (a live stream must not wait for a full batch). */
 void report_printer_flush(struct report_printer *p);
+/* After tep_override_comm(): the printer's kept pid -> comm answers are stale. */
+void report_printer_forget_comms(struct report_printer *p);
 void report_printer_finish(struct report_printer *p, FILE *out);
 void report_printer_free(struct report_printer *p);
 

@@ -20,17 +20,19 @@
 #include "ktrace/report.h"
 
 /*
- * The task column looks the comm of every event up (a bsearch in libtraceevent). Answers are
- * kept by pid until anything but a compiled format prints an event: plugins, report_sched and
- * libtraceevent handlers may register comms, which changes the answers and moves them.
+ * The task column looks the comm of every event up (a bsearch in libtraceevent), so answers
+ * are kept by pid. Only names the tep has for the pid are kept: tep_register_comm() (plugins,
+ * report_sched) never renames a pid it has and never moves its string, so a kept name stays
+ * right; "<...>" is not kept, as a later registration may name that pid. Only
+ * tep_override_comm() renames (and frees the old string): whoever calls it must call
+ * report_printer_forget_comms().
  */
 #define COMM_SLOTS 256
 #define OUT_BATCH (64 * 1024)
 
 struct comm_slot {
 	int pid;
-	unsigned int gen;
-	const char *comm;
+	const char *comm;	/* NULL: nothing kept */
 	size_t len;
 };
 
@@ -46,8 +48,7 @@ struct report_printer {
 	struct report_wakeup *wakeup;	/* -w */
 	struct report_function *function; /* NULL unless plugin_function runs with its defaults */
 	struct report_cfmt *cfmt;	/* events by id, compiled print formats */
-	struct comm_slot comms[COMM_SLOTS];	/* tep_data_comm_from_pid() answers */
-	unsigned int comm_gen;		/* slots of another generation are stale */
+	struct comm_slot comms[COMM_SLOTS];	/* tep_data_comm_from_pid() answers, by pid */
 	struct strbuf line;		/* lines not written yet, then the one being built */
 	FILE *out;			/* where they go */
 	struct trace_seq seq;		/* scratch for what libtraceevent prints */
@@ -116,7 +117,6 @@ static int printer_create(struct tep_handle *tep, struct dat_file *df,
 	p->prefix = conf->prefix;
 	p->prefix_width = conf->prefix_width;
 	p->fgraph_entry_id = -1;
-	p->comm_gen = 1;
 	trace_seq_init(&p->seq);
 	ret = report_cfmt_new(p->tep, &p->cfmt);
 	if (ret)
@@ -203,26 +203,26 @@ static char *put_str(char *out, const char *str, size_t len, int width, int max)
 	return out + len;
 }
 
-static void forget_comms(struct report_printer *p)
+void report_printer_forget_comms(struct report_printer *p)
 {
-	if (!++p->comm_gen) {
-		/* wrapped: generation 0 is what unused slots have */
-		memset(p->comms, 0, sizeof(p->comms));
-		p->comm_gen = 1;
-	}
+	memset(p->comms, 0, sizeof(p->comms));
 }
 
-static const struct comm_slot *find_comm(struct report_printer *p, int pid)
+/* The comm of pid and its length */
+static const char *find_comm(struct report_printer *p, int pid, size_t *len)
 {
 	struct comm_slot *c = &p->comms[(unsigned int)pid % COMM_SLOTS];
+	const char *comm;
 
-	if (c->gen != p->comm_gen || c->pid != pid) {
-		c->pid = pid;
-		c->gen = p->comm_gen;
-		c->comm = tep_data_comm_from_pid(p->tep, pid);
-		c->len = strlen(c->comm);
+	if (c->comm && c->pid == pid) {
+		*len = c->len;
+		return c->comm;
 	}
-	return c;
+	comm = tep_data_comm_from_pid(p->tep, pid);
+	*len = strlen(comm);
+	if (strcmp(comm, "<...>"))
+		*c = (struct comm_slot){ pid, comm, *len };
+	return comm;
 }
 
 /* Room for n more bytes and the NUL: the common case without a call */
@@ -235,9 +235,8 @@ static bool room(struct strbuf *sb, size_t n)
 static void put_task(struct report_printer *p, struct tep_record *r)
 {
 	int pid = report_cfmt_pid(p->cfmt, r);
-	const struct comm_slot *c = find_comm(p, pid);
-	const char *comm = c->comm;
-	size_t len = c->len;
+	size_t len;
+	const char *comm = find_comm(p, pid, &len);
 	char *o;
 
 	if (!room(&p->line, len + 64))
@@ -322,7 +321,6 @@ static void put_info(struct report_printer *p, struct tep_record *r, struct tep_
 	    (!event->handler || (event->flags & TEP_EVENT_FL_NOHANDLE)) &&
 	    report_cfmt_print(p->cfmt, &p->line, r, event))
 		return;
-	forget_comms(p);
 	if (!event || p->o->raw || (event->flags & TEP_EVENT_FL_PRINTRAW) || !event->handler ||
 	    (event->flags & TEP_EVENT_FL_NOHANDLE)) {
 		need_symbols(p);
@@ -423,7 +421,6 @@ int report_print_event(struct report_printer *p, const struct report_event *ev, 
 	if (p->wakeup) {
 		flush_lines(p, line->len);
 		report_wakeup_event(p->wakeup, &r, out);
-		forget_comms(p);
 	}
 	strbuf_addch(line, '\n');
 	if (line->len >= OUT_BATCH)

@@ -199,7 +199,8 @@ static void print_until(struct stream_run *run, unsigned long long limit)
 		if (ev.record->ts > limit)
 			break;
 		ev.cpu_slot = ev.record->cpu;
-		stream_comm_check(run->comm, tep_data_pid(run->tep, ev.record));
+		if (stream_comm_check(run->comm, tep_data_pid(run->tep, ev.record)))
+			report_printer_forget_comms(run->printer);
 		if (report_filter_keep(run->filter, &ev))
 			report_print_event(run->printer, &ev, stdout);
 		stream_cpu_advance(run->cpus[at]);

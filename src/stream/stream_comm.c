@@ -67,15 +67,18 @@ static void reread(struct stream_comm *sc)
 	memset(sc->seen, 0, (size_t)sc->nr_pids / 8 + 1);
 }
 
-void stream_comm_check(struct stream_comm *sc, int pid)
+bool stream_comm_check(struct stream_comm *sc, int pid)
 {
+	bool reread_now = false;
+
 	if (pid <= 0 || pid >= sc->nr_pids || (sc->seen[pid / 8] & (1u << (pid % 8))))
-		return;
+		return false;
 	if (!sc->read_this_round) {
 		reread(sc);
-		sc->read_this_round = true;
+		sc->read_this_round = reread_now = true;
 	}
 	sc->seen[pid / 8] |= (unsigned char)(1u << (pid % 8));
+	return reread_now;
 }
 
 void stream_comm_round(struct stream_comm *sc)
