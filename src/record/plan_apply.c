@@ -107,6 +107,20 @@ static int set_option(struct applier *ap, const char *opt)
 	return ret;
 }
 
+/*
+ * -c: children of the traced tasks join the event pid filter (event-fork) and, as with
+ * trace-cmd, the function tracers' one (function-fork), where the kernel has that option.
+ */
+static int follow_children(struct applier *ap)
+{
+	int ret = set_file(ap, "options/event-fork", "1");
+
+	if (!ret && !tfs_path(&ap->path, ap->inst, "options/function-fork") &&
+	    !access(ap->path.buf, F_OK))
+		ret = set_file(ap, "options/function-fork", "1");
+	return ret;
+}
+
 static int apply_pids(struct applier *ap, const char *file, const pid_t *pids, int nr,
 		      bool truncate)
 {
@@ -306,7 +320,7 @@ static int apply_settings(struct applier *ap, const struct plan_instance *inst)
 	if (!ret && inst->stacktrace)
 		ret = set_file(ap, "options/stacktrace", "1");
 	if (!ret && ap->plan->follow_children)
-		ret = set_file(ap, "options/event-fork", "1");
+		ret = follow_children(ap);
 	if (!ret && ap->plan->nr_pids)
 		ret = apply_pids(ap, "set_event_pid", ap->plan->pids, ap->plan->nr_pids, true);
 	return ret;

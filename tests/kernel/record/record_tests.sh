@@ -26,9 +26,10 @@ fail() {
 snapshot() {
 	local f
 	for f in tracing_on current_tracer set_event buffer_size_kb trace_clock set_event_pid \
-		 set_event_notrace_pid saved_cmdlines_size options/event-fork options/print-parent \
-		 options/stacktrace events/enable events/sched/enable events/sched/sched_switch/enable \
-		 events/sched/sched_switch/filter events/sched/sched_wakeup/filter \
+		 set_event_notrace_pid saved_cmdlines_size options/event-fork options/function-fork \
+		 options/print-parent options/stacktrace events/enable events/sched/enable \
+		 events/sched/sched_switch/enable events/sched/sched_switch/filter \
+		 events/sched/sched_wakeup/filter \
 		 events/syscalls/sys_enter_getppid/enable events/syscalls/sys_enter_getppid/trigger \
 		 events/irq/irq_handler_entry/enable; do
 		printf '%s: ' "$f"
@@ -285,7 +286,7 @@ case_pid_filter() {
 	[ "$others" = 0 ] || fail "-P: $others forks of other processes recorded"
 }
 
-# -F follows only the command; -c adds its children (event-fork).
+# -F follows only the command; -c adds its children (event-fork, function-fork).
 case_children() {
 	local cmd='ls / > /dev/null; true'
 	"$K" record -q -o "$W/c.dat" -F -e sched:sched_process_exec -- sh -c "$cmd" \
@@ -296,6 +297,12 @@ case_children() {
 		2> "$W/record.err" || fail "record -F -c: $(cat "$W/record.err")"
 	report "$W/c.dat"
 	grep -q 'filename=.*/ls ' "$W/report.txt" || fail "-F -c did not trace the child's exec"
+	# the function tracers' pid filter follows them too, as with trace-cmd -c (function-fork)
+	"$K" record -q -o "$W/c.dat" -F -c -e sched:sched_process_exec -- \
+		cat "$T/options/function-fork" > "$W/fork.txt" 2> "$W/record.err" ||
+		fail "record -F -c: $(cat "$W/record.err")"
+	[ "$(cat "$W/fork.txt")" = 1 ] || fail "-F -c left options/function-fork at $(cat "$W/fork.txt")"
+	[ "$(cat "$T/options/function-fork")" = 0 ] || fail "record -c left function-fork on"
 }
 
 case_date() {
