@@ -2,7 +2,7 @@
 /*
  * Event formats that crash libtraceevent 1.7.1 (and trace-cmd 3.1.6 with it) are refused
  * before tep_parse_event() sees them; such an event is then counted as a parse failure, as
- * one the library rejects itself. Four damages are known (tests/fuzz/regressions/dat):
+ * one the library rejects itself. Five damages are known (tests/fuzz/regressions/dat):
  *
  * - A '/' or '%' whose divisor is a zero constant or a bare word (strtoull() makes it 0): the
  *   parser folds "atom / atom" at once and the printer divides by the constant: SIGFPE.
@@ -16,6 +16,8 @@
  *   pointer (seen behind two blank lines ending the fields). The operators it does handle
  *   after an index (arithmetic, comparisons, logic, '?', ':', ')', ',') are let through, and
  *   so are the C statements of a "({ ... })" argument (kvmmmu's events), which it survives.
+ * - The same tokens after the first operand of a ternary's else arm ("t ? d : 0;",
+ *   "x ? 1 : (0)]", "x ? y : REC->z."): the condition is left half built the same way.
  *
  * The print checks only look at the "print fmt:" arguments, outside string and character
  * literals; the field check looks at everything before them.
@@ -161,6 +163,47 @@ static int open_bracket_at_end(const char *fmt, const char *end)
 	return 0;
 }
 
+/* p at an opening '(': the byte after its matching ')' (or end) */
+static const char *skip_group(const char *p, const char *end)
+{
+	int depth = 0;
+
+	while (p < end) {
+		if (*p == '"' || *p == '\'') {
+			p = skip_literal(p, end);
+			continue;
+		}
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && --depth == 0)
+			return p + 1;
+		p++;
+	}
+	return end;
+}
+
+/* p just after a ternary's ':': 1 when its first operand is followed by a token it cannot take */
+static int unknown_after_else(const char *p, const char *end)
+{
+	p = skip_space(p, end);
+	if (p < end && (*p == '"' || *p == '\''))
+		p = skip_literal(p, end);
+	else if (p < end && *p == '(')
+		p = skip_group(p, end);
+	else if (p < end && is_word(*p))
+		while (p < end && is_word(*p)) {
+			while (p < end && is_word(*p))
+				p++;
+			if (end - p < 3 || p[0] != '-' || p[1] != '>' || !is_word(p[2]))
+				break;
+			p += 2;
+		}
+	else
+		return 0;	/* a sign or a cast: parsed by other rules */
+	/* an index after the operand is the index rule's */
+	return p < end && *p != '[' && unknown_after_index(p, end);
+}
+
 /* 1 when the first non-blank byte after p is c */
 static int next_is(const char *p, const char *end, char c)
 {
@@ -173,6 +216,7 @@ int dat_format_is_safe(const char *fmt, size_t size)
 	const char *end = fmt + size;
 	const char *p = memmem(fmt, size, PRINT_FMT, strlen(PRINT_FMT));
 	int stmt = 0;	/* inside "({ ... })": C statements (kvmmmu), parsed as a whole */
+	int open_conds = 0;	/* '?' not yet matched by their ':' */
 
 	if (open_bracket_at_end(fmt, p ? p : end))
 		return 0;
@@ -195,6 +239,13 @@ int dat_format_is_safe(const char *fmt, size_t size)
 			stmt--;
 		if (*p == ']' && !stmt && unknown_after_index(p + 1, end))
 			return 0;
+		if (*p == '?' && !stmt)
+			open_conds++;
+		else if (*p == ':' && !stmt && open_conds) {
+			open_conds--;
+			if (unknown_after_else(p + 1, end))
+				return 0;
+		}
 		if ((p == fmt || !is_word(p[-1])) && helper_at(p, end) &&
 		    unknown_flag_field(fmt, p, end))
 			return 0;

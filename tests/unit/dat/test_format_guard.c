@@ -77,6 +77,24 @@ static void test_bracket(void **state)
 	assert_true(safe("\"%s\", REC->comm["));
 }
 
+/* the fuzzer's "t?d:0;": the same half-built argument after a ternary's else operand */
+static void test_ternary_else(void **state)
+{
+	(void)state;
+	assert_false(safe("\"\",t?d:0;"));
+	assert_false(safe("\"%d\", REC->vec ? 1 : (0);"));
+	assert_false(safe("\"%d\", REC->vec ? 1 : REC->delta."));
+	assert_false(safe("\"%s\", REC->vec ? \"a\" : \"b\"]"));
+	assert_false(safe("\"%d\", a + (t ? d : 0 = 1)"));
+	assert_true(safe("\"%s\", REC->vec ? \"on\" : \"off\""));
+	assert_true(safe("\"%d %d\", REC->vec ? 1 : 0, REC->delta"));
+	assert_true(safe("\"%d\", (REC->vec ? REC->delta : -1)"));
+	assert_true(safe("\"%d\", REC->vec ? 1 : f(0)"));
+	assert_true(safe("\"%d\", REC->vec ? 1 : REC->comm[0] + 1"));
+	assert_true(safe("\"%d\", REC->vec ? 1 : REC->vec ? 2 : 3"));
+	assert_true(safe("\"a ? b : c;\", REC->vec"));
+}
+
 /* the fuzzer's "r[2];" and "a[0]." in the print arguments: libtraceevent reads a NULL argument */
 static void test_index_semicolon(void **state)
 {
@@ -102,6 +120,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kept),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_ternary_else),
 		cmocka_unit_test(test_bracket),
 		cmocka_unit_test(test_index_semicolon),
 	};
