@@ -20,6 +20,8 @@
 
 #include "ktrace/dat_format.h"
 #include "ktrace/dat_writer.h"
+#include "../unit/ring_headers.h"
+#include "../unit/sched_formats.h"
 
 #define PS 4096
 #define PAGE_HDR 16
@@ -29,21 +31,10 @@
 #define PRINT_ID 5
 #define PID 4242
 
-static const char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
-static const char header_event[] =
-	"# compressed entry header\n\ttype_len    :    5 bits\n\ttime_delta  :   27 bits\n"
-	"\tarray       :   32 bits\n\n\tpadding     : type == 29\n\ttime_extend : type == 30\n"
-	"\ttime_stamp : type == 31\n\tdata max type_len  == 28\n";
+static const char header_page[] = RING_HEADER_PAGE;
+static const char header_event[] = RING_HEADER_EVENT;
 static const char print_format[] =
-	"name: print\nID: 5\nformat:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"name: print\nID: 5\nformat:\n" SCHED_COMMON_FIELDS
 	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n\n"
 	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";

@@ -24,20 +24,14 @@
 #include "ktrace/dat.h"
 #include "ktrace/dat_format.h"
 #include "ktrace/dat_writer.h"
+#include "../ring_headers.h"
 #include "listen.h"
 #include "record_latency.h"
 
 #define PS 4096
 
-static const char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
-static const char header_event[] =
-	"# compressed entry header\n\ttype_len    :    5 bits\n\ttime_delta  :   27 bits\n"
-	"\tarray       :   32 bits\n\n\tpadding     : type == 29\n\ttime_extend : type == 30\n"
-	"\ttime_stamp : type == 31\n\tdata max type_len  == 28\n";
+static const char header_page[] = RING_HEADER_PAGE;
+static const char header_event[] = RING_HEADER_EVENT;
 
 /* A page with a valid empty-ish header: timestamp, commit = bytes used, then filler. */
 static void make_page(char *page, int seed)
