@@ -53,7 +53,9 @@ blocked=$(task "$W/p.json" 't["blocked"]["total"]')
 [ "$blocked" -lt 100000000 ] || fail "pid $pid: $blocked ns in D, it only slept in S"
 
 ran=$(task "$W/p.json" 't["running"]["total"]')
-[ "$ran" -ge 300000000 ] || fail "pid $pid: ran $ran ns, it spun 300 ms of CPU"
+# the spin ends on the process's own CPU clock, the trace counts from switch to switch: the
+# two differ by a tick or so (a fresh-clone run saw 298.6 ms), hence 90 % and the 10 % below
+[ "$ran" -ge 270000000 ] || fail "pid $pid: ran $ran ns, it spun 300 ms of CPU"
 diff=$(( ran > cpu ? ran - cpu : cpu - ran ))
 [ $(( diff * 10 )) -le "$cpu" ] ||
 	fail "pid $pid: ran $ran ns in the trace, the process counted $cpu ns of CPU"
