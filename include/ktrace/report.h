@@ -304,6 +304,13 @@ int report_cfmt_pid(const struct report_cfmt *rc, const struct tep_record *r);
 /* The record's event (tep_find_event_by_record() with a table by id); NULL when unknown. */
 struct tep_event *report_cfmt_event(struct report_cfmt *rc, struct tep_record *r);
 /*
+ * 0 when the record reaches the start of `event`'s flexible array ("char buf[]"), if it has
+ * one; else the bytes it would need. A damaged file can hold shorter records, for which
+ * libtraceevent takes a negative array length and copies gigabytes: they are not printed.
+ */
+unsigned int report_cfmt_short(struct report_cfmt *rc, const struct tep_record *r,
+			       const struct tep_event *event);
+/*
  * Appends the text tep_print_event(TEP_PRINT_INFO) gives for `event` when it has no handler
  * to run; false, with sb unchanged, when libtraceevent must print this record.
  */

@@ -21,6 +21,7 @@ enum {
 struct cfmt_slot {
 	struct tep_event *event;
 	struct cfmt_event *ce;
+	unsigned int flex_start;	/* of `event`, once looked up */
 	unsigned char state;
 };
 
@@ -309,6 +310,22 @@ int report_cfmt_pid(const struct report_cfmt *rc, const struct tep_record *r)
 	return (int)load((const unsigned char *)r->data + rc->pid_offset, rc->pid_size);
 }
 
+/*
+ * Where the event's flexible array ("char buf[]", size 0) starts, or 0: libtraceevent takes the
+ * record's size minus that offset as the array's length. Fixed arrays are not counted: the
+ * kernel writes kernel_stack's "caller[8]" only as deep as the stack goes.
+ */
+static unsigned int flex_start(const struct tep_event *event)
+{
+	const struct tep_format_field *f;
+	unsigned int start = 0;
+
+	for (f = event->format.fields; f; f = f->next)
+		if (f->size == 0 && f->offset > 0 && (unsigned int)f->offset > start)
+			start = (unsigned int)f->offset;
+	return start;
+}
+
 struct tep_event *report_cfmt_event(struct report_cfmt *rc, struct tep_record *r)
 {
 	struct cfmt_slot *s = slot(rc, report_cfmt_type(rc, r));
@@ -317,9 +334,20 @@ struct tep_event *report_cfmt_event(struct report_cfmt *rc, struct tep_record *r
 		return tep_find_event_by_record(rc->tep, r);
 	if (!(s->state & SLOT_EVENT)) {
 		s->event = tep_find_event_by_record(rc->tep, r);
+		s->flex_start = s->event ? flex_start(s->event) : 0;
 		s->state |= SLOT_EVENT;
 	}
 	return s->event;
+}
+
+unsigned int report_cfmt_short(struct report_cfmt *rc, const struct tep_record *r,
+			       const struct tep_event *event)
+{
+	struct cfmt_slot *s = slot(rc, event->id);
+	unsigned int need = s && (s->state & SLOT_EVENT) && s->event == event ?
+			    s->flex_start : flex_start(event);
+
+	return r->size >= 0 && (unsigned int)r->size >= need ? 0 : need;
 }
 
 bool report_cfmt_print(struct report_cfmt *rc, struct strbuf *sb, struct tep_record *r,

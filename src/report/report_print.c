@@ -315,8 +315,15 @@ static void need_symbols(struct report_printer *p)
 static void put_info(struct report_printer *p, struct tep_record *r, struct tep_event *event)
 {
 	struct trace_seq *s = &p->seq;
+	unsigned int need;
 	int flags;
 
+	need = event ? report_cfmt_short(p->cfmt, r, event) : 0;
+	if (need) {
+		strbuf_addf(&p->line, "[damaged record: %d bytes, its format needs %u]", r->size,
+			    need);
+		return;
+	}
 	if (event && !p->o->raw && !(event->flags & TEP_EVENT_FL_PRINTRAW) &&
 	    (!event->handler || (event->flags & TEP_EVENT_FL_NOHANDLE)) &&
 	    report_cfmt_print(p->cfmt, &p->line, r, event))
