@@ -11,7 +11,17 @@ set -u
 K=$1
 HELPER=$2
 W=$(mktemp -d /tmp/ktrace-profile-test.XXXXXX)
-trap 'rm -rf "$W"' EXIT
+SPINNERS=
+trap 'kill $SPINNERS 2> /dev/null; rm -rf "$W"' EXIT
+
+# No CPU may go idle during the recording: on this VM's kernel a switch out of the idle task
+# can be missing from the trace (on one CPU, even with no pid filter; seen by hand with only
+# sched_switch enabled: 84 switches into idle, none out). The helper's switch-ins after its
+# wakeups would be lost with them. A nice-19 spinner on every CPU gives way at each wakeup.
+for cpu in $(seq 0 $(($(nproc) - 1))); do
+	taskset -c "$cpu" nice -n 19 sh -c 'while :; do :; done' &
+	SPINNERS="$SPINNERS $!"
+done
 
 fail() {
 	echo "FAIL [profile]: $*" >&2
