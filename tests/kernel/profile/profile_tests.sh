@@ -11,17 +11,9 @@ set -u
 K=$1
 HELPER=$2
 W=$(mktemp -d /tmp/ktrace-profile-test.XXXXXX)
-SPINNERS=
-trap 'kill $SPINNERS 2> /dev/null; rm -rf "$W"' EXIT
-
-# No CPU may go idle during the recording: on this VM's kernel a switch out of the idle task
-# can be missing from the trace (on one CPU, even with no pid filter; seen by hand with only
-# sched_switch enabled: 84 switches into idle, none out). The helper's switch-ins after its
-# wakeups would be lost with them. A nice-19 spinner on every CPU gives way at each wakeup.
-for cpu in $(seq 0 $(($(nproc) - 1))); do
-	taskset -c "$cpu" nice -n 19 sh -c 'while :; do :; done' &
-	SPINNERS="$SPINNERS $!"
-done
+. "$(dirname "$0")/../lib/busy_cpus.sh"
+trap 'stop_busy_cpus; rm -rf "$W"' EXIT
+keep_cpus_busy	# every wakeup of the helper must end in a recorded switch-in
 
 fail() {
 	echo "FAIL [profile]: $*" >&2
@@ -49,20 +41,20 @@ cpu=$(sed -n 's/^cpu_ns=//p' "$W/helper.out")
 	fail "report --profile --format json failed: $(cat "$W/report.err")"
 [ "$(task "$W/p.json" 't["comm"]')" = profile_helper ] || fail "pid $pid is not profile_helper"
 
-sleeps=$(task "$W/p.json" 't["sleep"]["count"]')
-slept=$(task "$W/p.json" 't["sleep"]["total"]')
+sleeps=$(task "$W/p.json" 't["sleep"]["count"]') || exit 1
+slept=$(task "$W/p.json" 't["sleep"]["total"]') || exit 1
 [ "$sleeps" -ge 5 ] || fail "pid $pid: $sleeps sleeps, it slept 5 times"
 [ "$slept" -ge 500000000 ] || fail "pid $pid: slept $slept ns, less than 5 x 100 ms"
 [ "$slept" -lt 800000000 ] || fail "pid $pid: slept $slept ns, far more than 5 x 100 ms"
 # each sleep ends in a wakeup, then a wait for the CPU: counted, and far shorter than a sleep
-woken=$(task "$W/p.json" 't["wakeup_wait"]["count"]')
+woken=$(task "$W/p.json" 't["wakeup_wait"]["count"]') || exit 1
 [ "$woken" -ge 5 ] || fail "pid $pid: $woken wakeup waits, it was woken 5 times"
-wmax=$(task "$W/p.json" 't["wakeup_wait"]["max"]')
+wmax=$(task "$W/p.json" 't["wakeup_wait"]["max"]') || exit 1
 [ "$wmax" -lt 100000000 ] || fail "pid $pid: a wakeup wait of $wmax ns holds a sleep"
-blocked=$(task "$W/p.json" 't["blocked"]["total"]')
+blocked=$(task "$W/p.json" 't["blocked"]["total"]') || exit 1
 [ "$blocked" -lt 100000000 ] || fail "pid $pid: $blocked ns in D, it only slept in S"
 
-ran=$(task "$W/p.json" 't["running"]["total"]')
+ran=$(task "$W/p.json" 't["running"]["total"]') || exit 1
 # the spin ends on the process's own CPU clock, the trace counts from switch to switch: the
 # two differ by a tick or so (a fresh-clone run saw 298.6 ms), hence 90 % and the 10 % below
 [ "$ran" -ge 270000000 ] || fail "pid $pid: ran $ran ns, it spun 300 ms of CPU"
@@ -71,9 +63,9 @@ diff=$(( ran > cpu ? ran - cpu : cpu - ran ))
 	fail "pid $pid: ran $ran ns in the trace, the process counted $cpu ns of CPU"
 
 # -T: the sched_switch of each nanosleep left its stack; that stack holds the most sleep
-top=$(task "$W/p.json" '" ".join(t["stacks"][0]["frames"]) if t["stacks"] else ""')
+top=$(task "$W/p.json" '" ".join(t["stacks"][0]["frames"]) if t["stacks"] else ""') || exit 1
 echo "$top" | grep -q nanosleep || fail "pid $pid: top blocking stack has no nanosleep: '$top'"
-count=$(task "$W/p.json" 't["stacks"][0]["count"]')
+count=$(task "$W/p.json" 't["stacks"][0]["count"]') || exit 1
 [ "$count" -ge 5 ] || fail "pid $pid: the nanosleep stack blocked $count times, not 5"
 
 # the text table agrees: its row for the task shows the same running time in ms
