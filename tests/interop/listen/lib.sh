@@ -51,18 +51,24 @@ stop_tc() {
 	TC_PID=
 }
 
-# wait_tc_file DIR: prints the file trace-cmd listen wrote into DIR once it is complete
-# (it finishes a session about two seconds after the client ends); empty after 10 s.
-wait_tc_file() {
-	local tc=
-	for _ in $(seq 100); do
-		tc=$(ls "$1"/*.dat 2>/dev/null)
-		[ -n "$tc" ] && ! ls "$1"/*.cpu* >/dev/null 2>&1 && break
-		tc=
+# wait_tc_files DIR N: waits (up to 30 s) until trace-cmd listen has finished its sessions and
+# DIR holds N or more .dat files. It finishes a session about two seconds after the client
+# ends, in the session's own process: the .dat exists from the session's start, its temporary
+# .cpuN files appear later and go only after the data is put together, so neither the file
+# nor the absence of .cpuN files tells that it is complete; the session's process exiting does.
+wait_tc_files() {
+	for _ in $(seq 300); do
+		[ "$(ls "$1"/*.dat 2>/dev/null | wc -l)" -ge "$2" ] &&
+			! pgrep -P "$TC_PID" > /dev/null && return 0
 		sleep 0.1
 	done
-	sleep 0.2
-	echo "$tc"
+	return 1
+}
+
+# wait_tc_file DIR: prints the file trace-cmd listen wrote into DIR once it is complete; empty
+# after 30 s.
+wait_tc_file() {
+	wait_tc_files "$1" 1 && ls "$1"/*.dat
 }
 
 # summary FILE: `trace-cmd dump --summary` without what differs between any two recordings

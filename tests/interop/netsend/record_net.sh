@@ -146,13 +146,7 @@ start_tc_listener "$WORK/tci"
 what="instances to trace-cmd listen"
 "$KTRACE" record -q -N 127.0.0.1:$TC_PORT "${INST_ARGS[@]}" -- sleep 0.5 > "$WORK/rec.log" 2>&1 ||
 	{ fail "$what: record -N failed"; cat "$WORK/rec.log"; }
-# trace-cmd listen finishes each session about two seconds after the client ends.
-for _ in $(seq 100); do
-	[ "$(ls "$WORK"/tci/*.dat 2>/dev/null | wc -l)" -ge 3 ] &&
-		! ls "$WORK"/tci/*.cpu* >/dev/null 2>&1 && break
-	sleep 0.1
-done
-sleep 0.2
+wait_tc_files "$WORK/tci" 3 || fail "$what: trace-cmd listen did not finish its 3 sessions"
 check_instances "$what" "$WORK"/tci/*.dat
 after_instances "$what"
 stop_tc
