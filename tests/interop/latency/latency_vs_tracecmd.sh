@@ -7,21 +7,11 @@
 # Debian's trace-cmd has no zlib: that file is checked against the text alone.
 #   latency_vs_tracecmd.sh KTRACE ROUNDTRIP_TEST CORPUS_DIR
 set -u
-K=$(realpath "$1")
+KTRACE=$1
 RT=$(realpath "$2")
 CORPUS=$(realpath "$3")
-W=$(mktemp -d /tmp/ktrace-latency-interop.XXXXXX)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
-status=0
-clean_env=(env -i PATH=/usr/bin:/bin HOME=/nonexistent LC_ALL=C)
-for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
-	[ -z "${!v:-}" ] || clean_env+=("$v=${!v}")
-done
-
-fail() {
-	echo "FAIL: $*" >&2
-	status=1
-}
+. "$(dirname "$0")/../lib.sh"
+need_trace_cmd
 
 # The text of a latency report: cpus=N, the text, one more newline.
 has_text() {	# OUTPUT
@@ -33,38 +23,28 @@ has_text() {	# OUTPUT
 }
 
 compare() {	# FILE
-	local f=$1
-	(cd "$W" && "${clean_env[@]}" trace-cmd report "$f") > "$W/$f.tc" 2>&1 ||
-		fail "$f: trace-cmd report failed: $(head -3 "$W/$f.tc")"
-	(cd "$W" && "${clean_env[@]}" "$K" report "$f") > "$W/$f.kt" 2>&1 ||
-		fail "$f: ktrace report failed: $(head -3 "$W/$f.kt")"
-	if ! cmp -s "$W/$f.tc" "$W/$f.kt"; then
-		fail "$f: ktrace report differs from trace-cmd report"
-		diff "$W/$f.tc" "$W/$f.kt" | head -10 >&2
-	fi
-	has_text "$W/$f.kt" || fail "$f: the report does not print the latency text"
+	same_reports "$1" "$W/$1"
+	has_text "$W/$1.kt" || fail "$1: the report does not print the latency text"
 }
 
 "$RT" "$CORPUS" "$W" > "$W/roundtrip.log" 2>&1 || {
-	cat "$W/roundtrip.log" >&2
+	cat "$W/roundtrip.log"
 	fail "the roundtrip test could not write the latency files"
 }
 for f in latency-v6.dat latency-v7-none.dat latency-v7-zstd.dat; do
 	compare "$f"
 done
-(cd "$W" && "$K" report latency-v7-zlib.dat) > "$W/zlib.kt" 2>&1 || fail "zlib: ktrace report"
+run_clean "$W" "$KTRACE" report latency-v7-zlib.dat > "$W/zlib.kt" 2>&1 || fail "zlib: ktrace report"
 has_text "$W/zlib.kt" || fail "latency-v7-zlib.dat: the report does not print the latency text"
 cmp -s "$W/zlib.kt" "$W/latency-v6.dat.kt" || fail "zlib and v6 reports differ"
-for v in "6" "7 none" "7 zstd"; do
-	set -- $v
-	out="tc-v$1${2:+-$2}.dat"
-	if trace-cmd convert --file-version "$1" ${2:+--compression "$2"} \
-		-i "$W/latency-v6.dat" -o "$W/$out" > "$W/convert.log" 2>&1; then
+for v in "${TC_VARIANTS[@]}"; do
+	out=tc$(variant_suffix "$v")
+	if tc_convert "$W/latency-v6.dat" "$W/$out" "$v"; then
 		compare "$out"
 	else
-		fail "trace-cmd convert to $out: $(head -3 "$W/convert.log")"
+		fail "trace-cmd convert to $out: $(head -3 "$W/$out.log")"
 	fi
 done
-[ "$status" = 0 ] && echo "latency files: ktrace report = trace-cmd report (v6, v7 none/zstd," \
+[ "$FAILS" = 0 ] && echo "latency files: ktrace report = trace-cmd report (v6, v7 none/zstd," \
 	"trace-cmd's conversions), zlib read back"
-exit "$status"
+finish

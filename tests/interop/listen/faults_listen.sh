@@ -12,7 +12,7 @@ REPLAY=$2
 CORPUS=$3
 . "$(dirname "$0")/lib.sh"
 
-D=$WORK/out
+D=$W/out
 SRC=$CORPUS/sched.dat
 # Enough pages that a client is still sending when it is stopped or killed, one second after
 # its setup: each CPU's pages a million times over (about 3 MB/s go through here, a few GB
@@ -56,16 +56,16 @@ wait "$BIG_PID" 2>/dev/null
 wait_log "wrote .*\.partial\.dat .*the client vanished mid-recording" 1 &&
 	pass "client killed mid-stream: a .partial.dat, one log line"
 got=$D/$(last_file)
-timeout -s KILL 60 "$KTRACE" report -i "$got" > "$WORK/partial.txt" 2> "$WORK/partial.err"
+timeout -s KILL 60 "$KTRACE" report -i "$got" > "$W/partial.txt" 2> "$W/partial.err"
 rc=$?
-[ $rc = 0 ] && [ -s "$WORK/partial.txt" ] &&
-	pass "the .partial.dat of the killed client reads ($(wc -l < "$WORK/partial.txt") lines)" ||
-	fail "report of the .partial.dat: exit $rc: $(head -3 "$WORK/partial.err")"
+[ $rc = 0 ] && [ -s "$W/partial.txt" ] &&
+	pass "the .partial.dat of the killed client reads ($(wc -l < "$W/partial.txt") lines)" ||
+	fail "report of the .partial.dat: exit $rc: $(head -3 "$W/partial.err")"
 rm -f "$got"
 kill -0 "$LISTEN_PID" 2>/dev/null && pass "the listener is still up" || fail "the listener died"
 
 # 3. The listener is killed mid-stream, then started again on the same port and directory.
-"$REPLAY" --repeat $BIG 127.0.0.1 "$PORT" "$SRC" 2> "$WORK/big.err" &
+"$REPLAY" --repeat $BIG 127.0.0.1 "$PORT" "$SRC" 2> "$W/big.err" &
 BIG_PID=$!
 streaming 3 || fail "the big client was not set up"
 kill -KILL "$LISTEN_PID"
@@ -86,7 +86,7 @@ echo "left by the killed listener: $(cd "$D" && ls -A | tr '\n' ' ')"
 : > "$LOG"
 "$KTRACE" listen -p "$PORT" --bind 127.0.0.1 -d "$D" -l "$LOG" --timeout 2 &
 LISTEN_PID=$!
-wait_log "listening on" || { finish; exit 1; }
+wait_log "listening on" || { finish "$LOG"; exit 1; }
 timeout 60 "$REPLAY" 127.0.0.1 "$PORT" "$SRC" || fail "client of the restarted listener"
 wait_log ": wrote " 1
 got=$D/$(last_file)
@@ -95,4 +95,4 @@ tc_report "$got" | cmp -s - "$CORPUS/sched.report.txt" &&
 	fail "the restarted listener's file differs from the original"
 rm -f "$got"
 stop_listener
-finish
+finish "$LOG"

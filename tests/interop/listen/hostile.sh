@@ -9,7 +9,7 @@ REPLAY=$2
 CORPUS=$3
 . "$(dirname "$0")/lib.sh"
 
-D=$WORK/out
+D=$W/out
 start_listener "$D" --timeout 2 --max-clients 8 --max-file 2M
 
 # send_raw BYTES (printf format): one connection that sends BYTES and hangs up
@@ -54,10 +54,10 @@ expect_drop "metadata that is not a trace.dat" "bad metadata: file magic at offs
 expect_drop "gone during setup" "closed during setup" "$V3$TINIT"
 expect_drop "gone before the handshake" "closed before the handshake" ''
 
-head -c 65536 /dev/urandom > "$WORK/random"
+head -c 65536 /dev/urandom > "$W/random"
 n=$(grep -c "dropped:" "$LOG")
 exec 3<>/dev/tcp/127.0.0.1/"$PORT"
-cat "$WORK/random" >&3 2>/dev/null
+cat "$W/random" >&3 2>/dev/null
 exec 3>&-
 wait_log "dropped:" $((n + 1)) && pass "random bytes: dropped"
 
@@ -118,10 +118,10 @@ leftover=$(ls -A "$D")
 stop_listener
 
 # -D: the command returns at once, the daemon serves, and its pid is in the log.
-mkdir "$WORK/daemon"
-"$KTRACE" listen -D -p 0 --bind 127.0.0.1 -d "$WORK/daemon" -l "$WORK/daemon.log" ||
+mkdir "$W/daemon"
+"$KTRACE" listen -D -p 0 --bind 127.0.0.1 -d "$W/daemon" -l "$W/daemon.log" ||
 	fail "-D did not start"
-LOG=$WORK/daemon.log
+LOG=$W/daemon.log
 wait_log "listening on"
 DPID=$(sed -n 's/.* (pid \([0-9]*\))$/\1/p' "$LOG")
 DPORT=$(sed -n 's/.*listening on .* port \([0-9]*\) (pid [0-9]*)$/\1/p' "$LOG")
@@ -130,8 +130,8 @@ wait_log ": wrote " && pass "-D: the daemon serves"
 kill "$DPID"
 wait_log "stopping on signal" && pass "-D: the daemon stops on SIGTERM"
 
-"$KTRACE" listen -p 0 -o ../escape 2> "$WORK/err" && fail "-o with a '/' accepted"
-grep -q "a file name prefix without '/'" "$WORK/err" && pass "-o cannot leave DIR"
-"$KTRACE" listen -p 99999 2> "$WORK/err" && fail "-p 99999 accepted"
-grep -q "expected a port number" "$WORK/err" && pass "-p out of range refused"
-finish
+"$KTRACE" listen -p 0 -o ../escape 2> "$W/err" && fail "-o with a '/' accepted"
+grep -q "a file name prefix without '/'" "$W/err" && pass "-o cannot leave DIR"
+"$KTRACE" listen -p 99999 2> "$W/err" && fail "-p 99999 accepted"
+grep -q "expected a port number" "$W/err" && pass "-p out of range refused"
+finish "$LOG"

@@ -1,18 +1,15 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Shared by the listen tests: start `ktrace listen` on a free loopback port, stop it, check.
-# Needs KTRACE set by the caller.
+# Needs KTRACE set by the caller; brings ../lib.sh (W, fail, pass, finish, run_clean) with it.
 
-KTRACE=$(readlink -f "$KTRACE")
-WORK=$(mktemp -d /tmp/ktrace-listen-test.XXXXXX)
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+need_trace_cmd
 LISTEN_PID=
 TC_PID=
-FAILS=0
+LOG=
 
-cleanup() {
-	[ -n "$LISTEN_PID" ] && kill "$LISTEN_PID" 2>/dev/null && wait "$LISTEN_PID" 2>/dev/null
-	stop_tc
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
+at_exit '[ -n "$LISTEN_PID" ] && kill "$LISTEN_PID" 2>/dev/null && wait "$LISTEN_PID" 2>/dev/null'
+at_exit stop_tc
 
 # start_listener DIR [extra flags]: sets PORT and LOG
 start_listener() {
@@ -37,7 +34,7 @@ start_tc_listener() {
 	mkdir -p "$1"
 	for _ in 1 2 3 4 5; do
 		TC_PORT=$(shuf -i 20000-60000 -n 1)
-		(cd "$1" && exec trace-cmd listen -p "$TC_PORT") > "$WORK/tc.log" 2>&1 &
+		(cd "$1" && exec trace-cmd listen -p "$TC_PORT") > "$W/tc.log" 2>&1 &
 		TC_PID=$!
 		sleep 0.3
 		kill -0 "$TC_PID" 2>/dev/null && return 0
@@ -99,34 +96,15 @@ wait_log() {
 	return 1
 }
 
-fail() {
-	echo "FAIL: $*"
-	FAILS=$((FAILS + 1))
-}
-
-pass() {
-	echo "ok: $*"
-}
-
-finish() {
-	if [ "$FAILS" != 0 ]; then
-		echo "--- listener log"; cat "$LOG" 2>/dev/null
-		echo "$FAILS failure(s)"
-		exit 1
-	fi
-	echo "all passed"
-}
-
 # tc_report FILE: trace-cmd report as the corpus expectations were made
 tc_report() {
-	(cd "$(dirname "$1")" && env -i PATH=/usr/bin:/bin HOME=/nonexistent LC_ALL=C \
-		trace-cmd report -i "$(basename "$1")")
+	run_clean "$(dirname "$1")" trace-cmd report -i "$(basename "$1")"
 }
 
 # kt_report_is FILE EXPECTED WHAT: ktrace report prints exactly what trace-cmd report does
 kt_report_is() {
-	if (cd "$(dirname "$1")" && env -i PATH=/usr/bin:/bin HOME=/nonexistent LC_ALL=C \
-		"$KTRACE" report -i "$(basename "$1")") 2>&1 | cmp -s - "$2"; then
+	if run_clean "$(dirname "$1")" "$KTRACE" report -i "$(basename "$1")" 2>&1 |
+		cmp -s - "$2"; then
 		pass "$3: ktrace report identical"
 	else
 		fail "$3: ktrace report differs"

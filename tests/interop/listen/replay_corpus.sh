@@ -9,7 +9,7 @@ REPLAY=$2
 CORPUS=$3
 . "$(dirname "$0")/lib.sh"
 
-D=$WORK/out
+D=$W/out
 start_listener "$D"
 
 # replay NAME [flags]: sets GOT to the file the listener wrote for it
@@ -55,13 +55,13 @@ no_comm() {
 # Protocol 1 sends only the headers: no saved command lines, so tasks print as <...>.
 for flags in "--v1" "--v1 --udp"; do
 	replay sched_v6 $flags
-	tc_report "$GOT" > "$WORK/v1.txt" 2>&1
-	if diff <(no_comm "$WORK/v1.txt") <(no_comm "$CORPUS/sched_v6.report.txt") >/dev/null; then
+	tc_report "$GOT" > "$W/v1.txt" 2>&1
+	if diff <(no_comm "$W/v1.txt") <(no_comm "$CORPUS/sched_v6.report.txt") >/dev/null; then
 		pass "$flags: the same events as the original"
 	else
 		fail "$flags: events differ from the original"
 	fi
-	kt_report_is "$GOT" "$WORK/v1.txt" "$flags"
+	kt_report_is "$GOT" "$W/v1.txt" "$flags"
 	rm -f "$GOT"
 done
 
@@ -118,4 +118,4 @@ done
 leftover=$(ls -A "$D")
 [ -z "$leftover" ] && pass "nothing else left in DIR" || fail "left in DIR: $leftover"
 stop_listener
-finish
+finish "$LOG"

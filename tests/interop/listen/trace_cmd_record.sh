@@ -21,12 +21,12 @@ tracefs_state() {
 }
 
 BEFORE=$(tracefs_state)
-D=$WORK/out
+D=$W/out
 start_listener "$D"
 CPUS=$(nproc)
 
 for version in 7 6; do
-	tc_host record -o "$WORK/local$version.dat" --file-version $version -e sched_switch \
+	tc_host record -o "$W/local$version.dat" --file-version $version -e sched_switch \
 		sleep 0.2 >/dev/null 2>&1 || fail "local v$version recording failed"
 	for transport in udp tcp; do
 		what="v$version $transport"
@@ -34,8 +34,8 @@ for version in 7 6; do
 		[ $transport = tcp ] && flags="$flags -t"
 		n=$(grep -c ': wrote \|: dropped' "$LOG")
 		tc_host record -N 127.0.0.1:$PORT $flags -e sched_switch sleep 1 \
-			> "$WORK/rec.log" 2>&1 || { fail "$what: trace-cmd record failed";
-						     cat "$WORK/rec.log"; continue; }
+			> "$W/rec.log" 2>&1 || { fail "$what: trace-cmd record failed";
+						     cat "$W/rec.log"; continue; }
 		wait_log ': wrote \|: dropped' $((n + 1)) || continue
 		got=$(tail -1 "$LOG" | sed -n 's/.*: wrote \([^ ]*\.dat\) .*/\1/p')
 		case "$got" in
@@ -43,18 +43,18 @@ for version in 7 6; do
 		*) fail "$what: no file named like trace-cmd's: $(tail -1 "$LOG")"; continue ;;
 		esac
 		case "$got" in *.partial.dat) fail "$what: partial file"; continue ;; esac
-		tc_report "$D/$got" > "$WORK/report.txt" 2>&1 || fail "$what: report failed"
-		head -1 "$WORK/report.txt" | grep -qx "cpus=$CPUS" || fail "$what: header"
-		events=$(sed 1d "$WORK/report.txt" | grep -c ' sched_switch: ')
-		others=$(sed 1d "$WORK/report.txt" | grep -vc ' sched_switch: ')
+		tc_report "$D/$got" > "$W/report.txt" 2>&1 || fail "$what: report failed"
+		head -1 "$W/report.txt" | grep -qx "cpus=$CPUS" || fail "$what: header"
+		events=$(sed 1d "$W/report.txt" | grep -c ' sched_switch: ')
+		others=$(sed 1d "$W/report.txt" | grep -vc ' sched_switch: ')
 		[ "$events" -gt 0 ] && [ "$others" = 0 ] ||
 			fail "$what: $events sched_switch lines, $others other lines"
-		if diff <(summary "$WORK/local$version.dat") <(summary "$D/$got") > "$WORK/diff"; then
+		if diff <(summary "$W/local$version.dat") <(summary "$D/$got") > "$W/diff"; then
 			pass "$what: $events events, reads like a local v$version recording"
 		else
-			fail "$what: dump --summary differs from a local recording"; cat "$WORK/diff"
+			fail "$what: dump --summary differs from a local recording"; cat "$W/diff"
 		fi
-		kt_report_is "$D/$got" "$WORK/report.txt" "$what"
+		kt_report_is "$D/$got" "$W/report.txt" "$what"
 		rm -f "$D/$got"
 	done
 done
@@ -64,4 +64,4 @@ leftover=$(ls -A "$D")
 [ "$(tracefs_state)" = "$BEFORE" ] && pass "tracefs left as found" ||
 	fail "tracefs changed: $(tracefs_state)"
 stop_listener
-finish
+finish "$LOG"

@@ -10,9 +10,9 @@ REPLAY=$2
 CORPUS=$3
 . "$(dirname "$0")/lib.sh"
 
-start_tc_listener "$WORK/tc"
+start_tc_listener "$W/tc"
 
-D=$WORK/kt
+D=$W/kt
 start_listener "$D"
 
 layout() {
@@ -29,24 +29,24 @@ layout() {
 for name in sched_v6 sched block; do
 	for flags in "" "--udp"; do
 		what="$name ${flags:-tcp}"
-		rm -f "$WORK"/tc/*.dat
+		rm -f "$W"/tc/*.dat
 		"$REPLAY" $flags 127.0.0.1 "$TC_PORT" "$CORPUS/$name.dat" || fail "$what: to trace-cmd"
 		n=$(grep -c ': wrote ' "$LOG")
 		"$REPLAY" $flags 127.0.0.1 "$PORT" "$CORPUS/$name.dat" || fail "$what: to ktrace"
 		wait_log ': wrote ' $((n + 1))
 		kt=$D/$(tail -1 "$LOG" | sed -n 's/.*: wrote \([^ ]*\) .*/\1/p')
-		tc=$(wait_tc_file "$WORK/tc")
-		if diff <(layout "$tc") <(layout "$kt") > "$WORK/diff"; then
+		tc=$(wait_tc_file "$W/tc")
+		if diff <(layout "$tc") <(layout "$kt") > "$W/diff"; then
 			pass "$what: the same layout as trace-cmd listen's file"
 		else
-			fail "$what: layout differs from trace-cmd listen's file"; cat "$WORK/diff"
+			fail "$what: layout differs from trace-cmd listen's file"; cat "$W/diff"
 		fi
-		tc_report "$tc" > "$WORK/tc.txt" 2>&1
-		tc_report "$kt" 2>&1 | cmp -s - "$WORK/tc.txt" && pass "$what: the same report" ||
+		tc_report "$tc" > "$W/tc.txt" 2>&1
+		tc_report "$kt" 2>&1 | cmp -s - "$W/tc.txt" && pass "$what: the same report" ||
 			fail "$what: the reports differ"
 		rm -f "$kt"
 	done
 done
 stop_tc
 stop_listener
-finish
+finish "$LOG"

@@ -25,23 +25,23 @@ tracefs_state() {
 # check_file FILE WHAT: both tools report it the same way, with events of the command.
 check_file() {
 	local f=$1 what=$2
-	tc_report "$f" > "$WORK/report.txt" 2>&1 || { fail "$what: trace-cmd report failed"; return; }
-	head -1 "$WORK/report.txt" | grep -qx "cpus=$(nproc)" || fail "$what: report header"
+	tc_report "$f" > "$W/report.txt" 2>&1 || { fail "$what: trace-cmd report failed"; return; }
+	head -1 "$W/report.txt" | grep -qx "cpus=$(nproc)" || fail "$what: report header"
 	local sched sleeps
-	sched=$(grep -c ' sched_[a-z_]*: ' "$WORK/report.txt")
-	sleeps=$(grep -c 'sleep' "$WORK/report.txt")
+	sched=$(grep -c ' sched_[a-z_]*: ' "$W/report.txt")
+	sleeps=$(grep -c 'sleep' "$W/report.txt")
 	[ "$sched" -gt 0 ] && [ "$sleeps" -gt 0 ] &&
 		pass "$what: $sched sched events, $sleeps about the command" ||
 		fail "$what: $sched sched events, $sleeps about the command"
-	kt_report_is "$f" "$WORK/report.txt" "$what"
+	kt_report_is "$f" "$W/report.txt" "$what"
 }
 
 # same_summary LOCAL RECEIVED WHAT
 same_summary() {
-	if diff <(summary "$1") <(summary "$2") > "$WORK/diff"; then
+	if diff <(summary "$1") <(summary "$2") > "$W/diff"; then
 		pass "$3: dump --summary as a local recording"
 	else
-		fail "$3: dump --summary differs from a local recording"; cat "$WORK/diff"
+		fail "$3: dump --summary differs from a local recording"; cat "$W/diff"
 	fi
 }
 
@@ -66,9 +66,9 @@ check_instances() {
 	shift
 	[ $# = 3 ] && pass "$what: 3 files" || { fail "$what: $# files, not 3"; return; }
 	for f in "$@"; do
-		tc_report "$f" > "$WORK/report.txt" 2>&1 ||
+		tc_report "$f" > "$W/report.txt" 2>&1 ||
 			{ fail "$what: trace-cmd report $f failed"; continue; }
-		kt_report_is "$f" "$WORK/report.txt" "$what $(basename "$f")"
+		kt_report_is "$f" "$W/report.txt" "$what $(basename "$f")"
 		got=$(events_of "$f")
 		for i in 0 1 2; do
 			[ "$got" = "${INST_SETS[$i]}" ] && seen[$i]=$((${seen[$i]:-0} + 1))
@@ -88,20 +88,20 @@ after_instances() {
 }
 
 BEFORE=$(tracefs_state)
-D=$WORK/kt
+D=$W/kt
 start_listener "$D"
 
 # 1. loopback to ktrace listen
 for version in 7 6; do
-	"$KTRACE" record -q -o "$WORK/local$version.dat" --file-version $version -e sched \
+	"$KTRACE" record -q -o "$W/local$version.dat" --file-version $version -e sched \
 		-- sleep 0.2 || fail "local v$version recording failed"
 	for flags in "" "-t" "--udp"; do
 		[ "$flags" = --udp ] && [ $version = 6 ] && continue
 		what="v$version ${flags:-default}"
 		n=$(grep -c ': wrote \|: dropped' "$LOG")
 		"$KTRACE" record -N 127.0.0.1:$PORT --file-version $version $flags -e sched \
-			-- sleep 1 > "$WORK/rec.log" 2>&1 ||
-			{ fail "$what: record -N failed"; cat "$WORK/rec.log"; continue; }
+			-- sleep 1 > "$W/rec.log" 2>&1 ||
+			{ fail "$what: record -N failed"; cat "$W/rec.log"; continue; }
 		wait_log ': wrote \|: dropped' $((n + 1)) || continue
 		got=$(tail -1 "$LOG" | sed -n 's/.*: wrote \([^ ]*\.dat\) .*/\1/p')
 		[ -n "$got" ] || { fail "$what: $(tail -1 "$LOG")"; continue; }
@@ -110,23 +110,23 @@ for version in 7 6; do
 		grep ': protocol 3, ' "$LOG" | tail -1 | grep -q ", $want data\$" ||
 			fail "$what: the listener did not get $want data"
 		check_file "$D/$got" "$what"
-		same_summary "$WORK/local$version.dat" "$D/$got" "$what"
+		same_summary "$W/local$version.dat" "$D/$got" "$what"
 		rm -f "$D/$got"
 	done
 done
 [ "$(tracefs_state)" = "$BEFORE" ] && pass "tracefs left as found" || fail "tracefs changed"
 
 # 2. to trace-cmd listen
-start_tc_listener "$WORK/tc"
+start_tc_listener "$W/tc"
 for version in 7 6; do
 	what="trace-cmd listen v$version"
-	rm -f "$WORK"/tc/*.dat
+	rm -f "$W"/tc/*.dat
 	"$KTRACE" record -N 127.0.0.1:$TC_PORT --file-version $version -e sched -- sleep 1 \
-		> "$WORK/rec.log" 2>&1 || { fail "$what: record -N failed"; cat "$WORK/rec.log"; }
-	tc=$(wait_tc_file "$WORK/tc")
-	[ -n "$tc" ] || { fail "$what: no file"; cat "$WORK/tc.log"; continue; }
+		> "$W/rec.log" 2>&1 || { fail "$what: record -N failed"; cat "$W/rec.log"; }
+	tc=$(wait_tc_file "$W/tc")
+	[ -n "$tc" ] || { fail "$what: no file"; cat "$W/tc.log"; continue; }
 	check_file "$tc" "$what"
-	same_summary "$WORK/local$version.dat" "$tc" "$what"
+	same_summary "$W/local$version.dat" "$tc" "$what"
 done
 stop_tc
 
@@ -136,25 +136,25 @@ for version in 7 6; do
 	n=$(grep -c ': wrote \|: dropped' "$LOG")
 	rm -f "$D"/*.dat
 	"$KTRACE" record -q -N 127.0.0.1:$PORT --file-version $version "${INST_ARGS[@]}" \
-		-- sleep 0.5 > "$WORK/rec.log" 2>&1 ||
-		{ fail "$what: record -N failed"; cat "$WORK/rec.log"; }
+		-- sleep 0.5 > "$W/rec.log" 2>&1 ||
+		{ fail "$what: record -N failed"; cat "$W/rec.log"; }
 	wait_log ': wrote \|: dropped' $((n + 3)) || continue
 	check_instances "$what" "$D"/*.dat
 	after_instances "$what"
 done
-start_tc_listener "$WORK/tci"
+start_tc_listener "$W/tci"
 what="instances to trace-cmd listen"
-"$KTRACE" record -q -N 127.0.0.1:$TC_PORT "${INST_ARGS[@]}" -- sleep 0.5 > "$WORK/rec.log" 2>&1 ||
-	{ fail "$what: record -N failed"; cat "$WORK/rec.log"; }
-wait_tc_files "$WORK/tci" 3 || fail "$what: trace-cmd listen did not finish its 3 sessions"
-check_instances "$what" "$WORK"/tci/*.dat
+"$KTRACE" record -q -N 127.0.0.1:$TC_PORT "${INST_ARGS[@]}" -- sleep 0.5 > "$W/rec.log" 2>&1 ||
+	{ fail "$what: record -N failed"; cat "$W/rec.log"; }
+wait_tc_files "$W/tci" 3 || fail "$what: trace-cmd listen did not finish its 3 sessions"
+check_instances "$what" "$W"/tci/*.dat
 after_instances "$what"
 stop_tc
 
 # 4. the listener killed while recording
 n=$(grep -c ': connected' "$LOG")
 start=$(date +%s)
-"$KTRACE" record -q -N 127.0.0.1:$PORT -e sched -B $IA -e sched -- sleep 30 > "$WORK/rec.log" 2>&1 &
+"$KTRACE" record -q -N 127.0.0.1:$PORT -e sched -B $IA -e sched -- sleep 30 > "$W/rec.log" 2>&1 &
 REC=$!
 wait_log ': connected' $((n + 2))
 # The recorder threads start once the metadata is sent: kill the listener while they stream.
@@ -172,12 +172,12 @@ took=$(($(date +%s) - start))
 [ $rc != 0 ] && pass "killed listener: record exits $rc" || fail "killed listener: record exits 0"
 [ $took -lt 20 ] && pass "killed listener: record stopped after ${took}s" ||
 	fail "killed listener: record ran ${took}s"
-grep -q "^ktrace record: -N 127.0.0.1:$PORT: the listener went away" "$WORK/rec.log" &&
-	grep -q '^  CPU0: [0-9]* bytes ([0-9]* pages)$' "$WORK/rec.log" &&
-	grep -qx ' session 1 (top instance):' "$WORK/rec.log" &&
-	grep -qx " session 2 (instance $IA):" "$WORK/rec.log" &&
+grep -q "^ktrace record: -N 127.0.0.1:$PORT: the listener went away" "$W/rec.log" &&
+	grep -q '^  CPU0: [0-9]* bytes ([0-9]* pages)$' "$W/rec.log" &&
+	grep -qx ' session 1 (top instance):' "$W/rec.log" &&
+	grep -qx " session 2 (instance $IA):" "$W/rec.log" &&
 	pass "killed listener: delivered bytes reported per session" ||
-	{ fail "killed listener: no delivered-bytes message"; cat "$WORK/rec.log"; }
+	{ fail "killed listener: no delivered-bytes message"; cat "$W/rec.log"; }
 [ "$(tracefs_state)" = "$BEFORE" ] && [ ! -e $T/instances/$IA ] &&
 	pass "killed listener: tracefs left as found, instance removed" ||
 	{ fail "killed listener: tracefs changed"; diff <(echo "$BEFORE") <(tracefs_state); }
@@ -185,24 +185,24 @@ grep -q "^ktrace record: -N 127.0.0.1:$PORT: the listener went away" "$WORK/rec.
 	pass "killed listener: no tracing left on" || fail "killed listener: tracing left on"
 
 # 5. connection refused (the port the killed listener had), handshake refused
-"$KTRACE" record -N 127.0.0.1:$PORT -e sched -- true > "$WORK/rec.log" 2>&1 &&
+"$KTRACE" record -N 127.0.0.1:$PORT -e sched -- true > "$W/rec.log" 2>&1 &&
 	fail "refused: record exits 0"
 grep -qx "ktrace record: -N 127.0.0.1:$PORT: cannot connect: Connection refused" \
-	"$WORK/rec.log" && pass "refused: clear error" || { fail "refused:"; cat "$WORK/rec.log"; }
+	"$W/rec.log" && pass "refused: clear error" || { fail "refused:"; cat "$W/rec.log"; }
 python3 -c '
 import socket, sys
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
 print(s.getsockname()[1], flush=True)
 c, _ = s.accept(); c.sendall(b"HTTP/1.0"); c.recv(100); c.close()
-' > "$WORK/fake.port" &
+' > "$W/fake.port" &
 FAKE=$!
-for _ in $(seq 50); do [ -s "$WORK/fake.port" ] && break; sleep 0.1; done
-"$KTRACE" record -N 127.0.0.1:$(cat "$WORK/fake.port") -e sched -- true > "$WORK/rec.log" 2>&1 &&
+for _ in $(seq 50); do [ -s "$W/fake.port" ] && break; sleep 0.1; done
+"$KTRACE" record -N 127.0.0.1:$(cat "$W/fake.port") -e sched -- true > "$W/rec.log" 2>&1 &&
 	fail "not a listener: record exits 0"
 grep -q "^ktrace record: -N 127.0.0.1:[0-9]*: waiting for the greeting: the listener refused" \
-	"$WORK/rec.log" && pass "not a listener: clear error" ||
-	{ fail "not a listener:"; cat "$WORK/rec.log"; }
+	"$W/rec.log" && pass "not a listener: clear error" ||
+	{ fail "not a listener:"; cat "$W/rec.log"; }
 wait $FAKE
 [ "$(tracefs_state)" = "$BEFORE" ] && pass "refusals: tracefs left as found" ||
 	fail "refusals: tracefs changed"
-finish
+finish "$LOG"

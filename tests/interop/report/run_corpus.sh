@@ -11,12 +11,11 @@
 # -E regex on the expected-output name) restricts the run, for use by hand.
 set -u
 
-ktrace=$(realpath "$1")
+KTRACE=$1
 corpus=$2
 known=${3:-}
 pattern=${4:-.}
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+. "$(dirname "$0")/../lib.sh"
 
 passed=0
 failed=0
@@ -27,21 +26,20 @@ is_known() {
 
 # One row: 0 when stdout and the exit status match.
 run_row() {
-	local expected=$1 cmd=$2 status=$3 out="$scratch/out" rc
+	local expected=$1 cmd=$2 status=$3 out="$W/out" rc
 
 	eval "set -- ${cmd#trace-cmd report}"
-	(cd "$corpus" && env -i PATH=/usr/bin:/bin HOME=/nonexistent LC_ALL=C \
-		"$ktrace" report "$@" >"$out" 2>"$scratch/err")
+	run_clean "$corpus" "$KTRACE" report "$@" >"$out" 2>"$W/err"
 	rc=$?
 	if ! cmp -s "$corpus/$expected" "$out"; then
 		echo "--- $expected: output differs ($cmd)"
 		diff -u "$corpus/$expected" "$out" | sed -n '3,22p'
-		head -n 3 "$scratch/err"
+		head -n 3 "$W/err"
 		return 1
 	fi
 	if [ "$rc" != "$status" ]; then
 		echo "--- $expected: exit status $rc, expected $status ($cmd)"
-		head -n 3 "$scratch/err"
+		head -n 3 "$W/err"
 		return 1
 	fi
 	return 0

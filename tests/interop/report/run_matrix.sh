@@ -12,10 +12,10 @@
 # are reported and must give, at least, every line trace-cmd printed before it crashed.
 set -u
 
-ktrace=$(realpath "$1")
+KTRACE=$1
 corpus=$2
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+. "$(dirname "$0")/../lib.sh"
+need_trace_cmd
 
 opts=(
 	"-l -t" "-R -l" "-R -t" "--ts-diff" "-t --ts-diff" "-I" "-S" "-I -S -l"
@@ -32,18 +32,11 @@ opts=(
 files=(sched sched_v6 sched_none instance lost fgraph_events kprobe sched_clock_counter date
        function_vfs syscalls_irq)
 
-# A clean environment, but an ASan build (scripts/sanitize) keeps its settings: without
-# them a suppressed leak inside libtraceevent would change ktrace's exit status.
-clean_env=(env -i PATH=/usr/bin:/bin HOME=/nonexistent LC_ALL=C)
-for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
-	[ -z "${!v:-}" ] || clean_env+=("$v=${!v}")
-done
-
 run() {
 	local prog=$1 out=$2
 	shift 2
 	# the subshell keeps bash's "Segmentation fault" notice out of the log
-	("${clean_env[@]}" $prog report "$@" >"$out") 2>"$out.err"
+	("${CLEAN_ENV[@]}" $prog report "$@" >"$out") 2>"$out.err"
 }
 
 passed=0
@@ -53,24 +46,24 @@ for name in "${files[@]}"; do
 	dat=$name.dat
 	for o in "${opts[@]}"; do
 		eval "set -- $o -i $dat"
-		run "stdbuf -o0 trace-cmd" "$scratch/tc" "$@"
+		run "stdbuf -o0 trace-cmd" "$W/tc" "$@"
 		tc_rc=$?
-		run "$ktrace" "$scratch/kt" "$@"
+		run "$KTRACE" "$W/kt" "$@"
 		kt_rc=$?
 		if [ "$tc_rc" -ge 128 ] && [ "$tc_rc" != 255 ]; then
 			# trace-cmd crashed: ours must print at least what it printed
-			if cmp -s "$scratch/tc" <(head -c "$(stat -c %s "$scratch/tc")" "$scratch/kt"); then
+			if cmp -s "$W/tc" <(head -c "$(stat -c %s "$W/tc")" "$W/kt"); then
 				echo "note: trace-cmd crashed ($tc_rc) on $o -i $dat; ktrace agrees up to there"
 				passed=$((passed + 1))
 				continue
 			fi
-		elif [ "$tc_rc" = "$kt_rc" ] && cmp -s "$scratch/tc" "$scratch/kt"; then
+		elif [ "$tc_rc" = "$kt_rc" ] && cmp -s "$W/tc" "$W/kt"; then
 			passed=$((passed + 1))
 			continue
 		fi
 		echo "--- report $o -i $dat: exit $kt_rc, trace-cmd $tc_rc"
-		diff -u "$scratch/tc" "$scratch/kt" | sed -n '3,12p'
-		[ "$kt_rc" = 0 ] || head -5 "$scratch/kt.err"
+		diff -u "$W/tc" "$W/kt" | sed -n '3,12p'
+		[ "$kt_rc" = 0 ] || head -5 "$W/kt.err"
 		failed=$((failed + 1))
 	done
 done

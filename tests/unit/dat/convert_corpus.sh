@@ -9,43 +9,39 @@
 #   convert_corpus.sh KTRACE CORPUS_DIR
 set -u
 
-ktrace=$(realpath "$1")
+KTRACE=$1
 corpus=$(realpath "$2")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/../../interop/lib.sh"
+need_trace_cmd
 passed=0
 failed=0
 
 same() {
 	local what=$1 file=$2
 	shift 2
-	(cd "$work" && env -i PATH=/usr/bin:/bin HOME=/nonexistent LC_ALL=C \
-		trace-cmd "$what" "$@" "$file" >want 2>&1)
-	(cd "$work" && env -i PATH=/usr/bin:/bin HOME=/nonexistent LC_ALL=C \
-		"$ktrace" "$what" "$@" "$file" >got 2>&1)
-	if cmp -s "$work/want" "$work/got"; then
+	run_clean "$W" trace-cmd "$what" "$@" "$file" > "$W/want" 2>&1
+	run_clean "$W" "$KTRACE" "$what" "$@" "$file" > "$W/got" 2>&1
+	if cmp -s "$W/want" "$W/got"; then
 		passed=$((passed + 1))
 	else
 		echo "--- $what $* $file differs"
-		diff -u "$work/want" "$work/got" | sed -n '3,12p'
+		diff -u "$W/want" "$W/got" | sed -n '3,12p'
 		failed=$((failed + 1))
 	fi
 }
 
 for src in "$corpus"/*.dat; do
 	name=$(basename "$src" .dat)
-	for variant in "6" "7 none" "7 zstd"; do
-		set -- $variant
-		out="$name-v$1${2:+-$2}.dat"
-		if ! trace-cmd convert --file-version "$1" ${2:+--compression "$2"} -i "$src" \
-			-o "$work/$out" >/dev/null 2>&1; then
+	for variant in "${TC_VARIANTS[@]}"; do
+		out=$name$(variant_suffix "$variant")
+		if ! tc_convert "$src" "$W/$out" "$variant"; then
 			echo "--- trace-cmd convert failed for $out"
 			failed=$((failed + 1))
 			continue
 		fi
 		same dump "$out" --all
 		same report "$out"
-		rm -f "$work/$out"
+		rm -f "$W/$out" "$W/$out.log"
 	done
 done
 

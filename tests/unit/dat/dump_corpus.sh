@@ -8,18 +8,17 @@
 #   dump_corpus.sh KTRACE CORPUS_DIR
 set -u
 
-ktrace=$(realpath "$1")
+KTRACE=$1
 corpus=$2
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+. "$(dirname "$0")/../../interop/lib.sh"
+out=$W/out
 passed=0
 failed=0
 
 # awk, not read: empty columns next to each other would merge under IFS=tab
 while IFS='|' read -r expected cmd status; do
 	eval "set -- ${cmd#trace-cmd dump}"
-	(cd "$corpus" && env -i PATH=/usr/bin:/bin HOME=/nonexistent LC_ALL=C \
-		"$ktrace" dump "$@" >"$out")
+	run_clean "$corpus" "$KTRACE" dump "$@" >"$out"
 	rc=$?
 	if ! cmp -s "$corpus/$expected" "$out"; then
 		echo "--- $expected: output differs ($cmd)"
