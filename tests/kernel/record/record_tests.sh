@@ -8,6 +8,7 @@ K=$1
 HELPER=$2
 CASE=$3
 T=/sys/kernel/tracing
+LATENCY_TRACERS=$(dirname "$0")/../../data/latency_tracers.tsv
 W=$(mktemp -d /tmp/ktrace-record-test.XXXXXX)
 CLEANUP=()
 cleanup() {
@@ -37,6 +38,10 @@ snapshot() {
 		echo
 	done
 	echo "instances: $(ls "$T/instances" | tr '\n' ' ')"
+}
+
+same_state() {	# BEFORE AFTER [WHAT]: two snapshots, equal
+	[ "$1" = "$2" ] || fail "${3:+$3: }tracefs changed: $(diff <(echo "$1") <(echo "$2"))"
 }
 
 report() {	# FILE -> $W/report.txt
@@ -74,13 +79,12 @@ record_helper() {
 }
 
 case_getppid() {
-	local before after
+	local before
 	before=$(snapshot)
 	record_helper 200
 	grep -q 'zstd' "$W/dump.txt" || fail "default file is not zstd: $(head -12 "$W/dump.txt")"
 	grep -q '7	\[Version\]' "$W/dump.txt" || fail "default file is not version 7"
-	after=$(snapshot)
-	[ "$before" = "$after" ] || fail "tracefs changed: $(diff <(echo "$before") <(echo "$after"))"
+	same_state "$before" "$(snapshot)"
 }
 
 case_compressions() {
@@ -119,7 +123,7 @@ case_sched() {
 
 # A signal in the middle of a recording still leaves a valid file and the kernel as found.
 signal_case() {
-	local sig=$1 out=$W/sig.dat before after rc pid
+	local sig=$1 out=$W/sig.dat before rc pid
 	before=$(snapshot)
 	"$K" record -q -o "$out" -e sched:sched_switch "${@:2}" 2> "$W/record.err" &
 	pid=$!
@@ -130,8 +134,7 @@ signal_case() {
 	[ "$rc" = 0 ] || fail "record ended by SIG$sig returned $rc: $(cat "$W/record.err")"
 	report "$out"
 	[ "$(grep -c 'sched_switch:' "$W/report.txt")" -gt 0 ] || fail "SIG$sig: no events"
-	after=$(snapshot)
-	[ "$before" = "$after" ] || fail "SIG$sig: tracefs changed: $(diff <(echo "$before") <(echo "$after"))"
+	same_state "$before" "$(snapshot)" "SIG$sig"
 }
 
 case_signals() {
@@ -142,7 +145,7 @@ case_signals() {
 
 # Custom settings before record; record changes them all and must put every one back.
 case_restore() {
-	local before after
+	local before
 	CLEANUP+=("echo 0 > $T/options/stacktrace; echo 1 > $T/options/print-parent")
 	CLEANUP+=("echo 0 > $T/events/sched/sched_wakeup/filter; echo 0 > $T/events/irq/irq_handler_entry/enable")
 	CLEANUP+=("echo $(cat $T/buffer_size_kb) > $T/buffer_size_kb")
@@ -152,12 +155,11 @@ case_restore() {
 	echo 1100 > "$T/buffer_size_kb"
 	before=$(snapshot)
 	record_helper 20 -b 2048 -C global -O stacktrace -e sched:sched_switch -f 'prev_pid != 0'
-	after=$(snapshot)
-	[ "$before" = "$after" ] || fail "tracefs changed: $(diff <(echo "$before") <(echo "$after"))"
+	same_state "$before" "$(snapshot)"
 }
 
 case_exec_failure() {
-	local before after
+	local before
 	before=$(snapshot)
 	if "$K" record -q -o "$W/x.dat" -e sched:sched_switch -- /nonexistent/ktrace-cmd \
 		2> "$W/record.err"; then
@@ -169,8 +171,7 @@ case_exec_failure() {
 		fail "record without -e or -p succeeded"
 	grep -q 'no event or tracer' "$W/record.err" || fail "no -e/-p: $(cat "$W/record.err")"
 	[ ! -e "$W/x.dat" ] || fail "a failed record left its output file"
-	after=$(snapshot)
-	[ "$before" = "$after" ] || fail "tracefs changed: $(diff <(echo "$before") <(echo "$after"))"
+	same_state "$before" "$(snapshot)"
 }
 
 # A filter that matches nothing and a trigger that stops tracing after the first event.
@@ -194,7 +195,7 @@ case_filter_trigger() {
 # A rejected filter shows the kernel's error_log entry (message, text, caret), on record and start,
 # in the top instance and in another one; nothing stays behind.
 case_error_log() {
-	local before after b
+	local before b
 	before=$(snapshot)
 	for b in "" "-B ktrace_rec_err"; do
 		# shellcheck disable=SC2086
@@ -214,8 +215,7 @@ case_error_log() {
 		fail "start with a bad filter succeeded"
 	grep -q "^  kernel: event filter parse error: error: " "$W/start.err" ||
 		fail "start: no kernel message: $(cat "$W/start.err")"
-	after=$(snapshot)
-	[ "$before" = "$after" ] || fail "tracefs changed: $(diff <(echo "$before") <(echo "$after"))"
+	same_state "$before" "$(snapshot)"
 }
 
 # Two instances in one file, v7 and v6 (their buffer options differ).
@@ -260,15 +260,14 @@ case_extract() {
 
 # Function tracing is refused by this kernel (EPERM): record fails before changing anything.
 case_eperm() {
-	local before after
+	local before
 	before=$(snapshot)
 	if "$K" record -q -o "$W/p.dat" -p function -- true 2> "$W/record.err"; then
 		fail "record -p function succeeded on a kernel that refuses it"
 	fi
 	grep -q 'set_ftrace' "$W/record.err" || fail "the error does not name the file: $(cat "$W/record.err")"
 	[ ! -e "$W/p.dat" ] || fail "a failed record left its output file"
-	after=$(snapshot)
-	[ "$before" = "$after" ] || fail "tracefs changed: $(diff <(echo "$before") <(echo "$after"))"
+	same_state "$before" "$(snapshot)"
 }
 
 # -P: only the given process; its forks show it as the parent, nobody else's do.
@@ -341,17 +340,14 @@ case_max_size() {
 # The latency tracers. Where the kernel lacks one (this host's and Debian's kernels lack all):
 # record, extract fail naming its config option, write no file and change nothing. Where it has
 # one: record stores the text of `trace`, which both reports print, and tracefs is restored
-# (tracing_max_latency included). stream and -N refuse them on any kernel.
+# (tracing_max_latency included). stream and -N refuse them on any kernel. The tracers and their
+# options: tests/data/latency_tracers.tsv, which the unit test record_plan_latency reads too.
 case_latency() {
-	local before after t config text
+	local before t config text n=0
 	before=$(snapshot; cat "$T/tracing_max_latency" 2>/dev/null)
-	for t in irqsoff preemptoff preemptirqsoff wakeup wakeup_rt wakeup_dl; do
-		case $t in
-		irqsoff) config=CONFIG_IRQSOFF_TRACER ;;
-		preemptoff) config=CONFIG_PREEMPT_TRACER ;;
-		preemptirqsoff) config="CONFIG_IRQSOFF_TRACER and CONFIG_PREEMPT_TRACER" ;;
-		*) config=CONFIG_SCHED_TRACER ;;
-		esac
+	[ -r "$LATENCY_TRACERS" ] || fail "cannot read $LATENCY_TRACERS"
+	while IFS=$'\t' read -r t config <&3; do
+		n=$((n + 1))
 		if grep -qw "$t" "$T/available_tracers"; then
 			"$K" record -q -o "$W/l.dat" -p $t -- sleep 0.2 2> "$W/record.err" ||
 				fail "record -p $t: $(cat "$W/record.err")"
@@ -370,13 +366,13 @@ case_latency() {
 				fail "$cmd -p $t: $(cat "$W/record.err")"
 			[ ! -e "$W/l.dat" ] || fail "$cmd -p $t left $W/l.dat"
 		done
-	done
+	done 3< <(grep -v '^#' "$LATENCY_TRACERS")
+	[ "$n" -gt 0 ] || fail "no tracer in $LATENCY_TRACERS"
 	"$K" stream -p wakeup_rt 2> "$W/record.err" && fail "stream -p wakeup_rt succeeded"
 	grep -q 'nothing to stream' "$W/record.err" || fail "stream: $(cat "$W/record.err")"
 	"$K" record -N localhost:9 -p irqsoff true 2> "$W/record.err" && fail "-N -p irqsoff"
 	grep -q 'cannot be sent to a listener' "$W/record.err" || fail "-N: $(cat "$W/record.err")"
-	after=$(snapshot; cat "$T/tracing_max_latency" 2>/dev/null)
-	[ "$before" = "$after" ] || fail "tracefs changed: $(diff <(echo "$before") <(echo "$after"))"
+	same_state "$before" "$(snapshot; cat "$T/tracing_max_latency" 2>/dev/null)"
 }
 
 # -m with two instances bounds the disk used while recording, not only the file at the end.
