@@ -111,6 +111,7 @@ same_reports() {
 TC_VARIANTS=("6" "7 none" "7 zstd")
 
 variant_suffix() {	# VARIANT
+	# shellcheck disable=SC2086 # "7 zstd" is two words
 	set -- $1
 	echo "-v$1${2:+-$2}.dat"
 }
@@ -118,6 +119,7 @@ variant_suffix() {	# VARIANT
 tc_convert() {	# SRC OUT VARIANT: 1, with trace-cmd's message in OUT.log, when it fails
 	local src=$1 out=$2
 
+	# shellcheck disable=SC2086 # "7 zstd" is two words
 	set -- $3
 	trace-cmd convert --file-version "$1" ${2:+--compression "$2"} -i "$src" -o "$out" \
 		> "$out.log" 2>&1
