@@ -3,6 +3,7 @@
 #define KTRACE_COMPRESS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The compressions ktrace reads and writes; the names are those written in the file header. */
 enum kt_compression {
@@ -44,6 +45,21 @@ int kt_codec_compress(struct kt_codec *codec, const void *in, size_t in_len, voi
 		      size_t *out_len);
 int kt_codec_decompress(struct kt_codec *codec, const void *in, size_t in_len, void *out,
 			size_t out_len);
+
+/* A piece of the input of kt_codec_compress_parts(). */
+struct kt_part {
+	const void *data;
+	size_t len;
+};
+typedef int (*kt_emit_fn)(void *arg, const void *data, size_t len);
+/*
+ * Compresses the parts, in order, as one block (what kt_codec_compress() makes of them put end
+ * to end) and hands the result to emit() piece by piece, so that a large input (kallsyms) needs
+ * neither a copy nor an output buffer of its size. *out_len: the compressed size. 0 or
+ * negative errno, emit()'s included.
+ */
+int kt_codec_compress_parts(struct kt_codec *codec, const struct kt_part *parts, int nr,
+			    kt_emit_fn emit, void *arg, uint64_t *out_len);
 
 /*
  * Streaming decompression of one block (compress_stream.c). kt_unpack_step() decompresses

@@ -272,41 +272,60 @@ void dat_writer_free(struct dat_writer *w)
 	free(w);
 }
 
-/* Compresses a whole section payload as one block: <4 compressed size><4 raw size><data>. */
-static int write_compressed(struct dat_writer *w, const struct strbuf *payload)
+static int emit_write(void *arg, const void *data, size_t len)
 {
-	size_t cap = kt_compress_bound(w->comp, payload->len), clen = cap;
-	void *buf = malloc(cap ? cap : 1);
-	int ret;
+	return dat_w_write(arg, data, len);
+}
 
-	if (!buf)
-		return -ENOMEM;
-	ret = kt_codec_compress(w->codec, payload->buf ? payload->buf : "", payload->len, buf,
-				&clen);
-	if (!ret && (clen > UINT32_MAX || payload->len > UINT32_MAX))
+/*
+ * A section payload, the parts end to end, compressed as one block:
+ * <4 compressed size><4 raw size><data>. The data is written as it comes out of the compressor
+ * and its size patched in after.
+ */
+static int write_compressed(struct dat_writer *w, const struct kt_part *parts, int nr)
+{
+	uint64_t raw = 0, clen = 0, at = w->off;
+	uint32_t c32;
+	int i, ret;
+
+	for (i = 0; i < nr; i++)
+		raw += parts[i].len;
+	if (raw > UINT32_MAX)
+		return -EFBIG;
+	ret = dat_w_put32(w, 0);
+	if (!ret)
+		ret = dat_w_put32(w, (uint32_t)raw);
+	if (!ret)
+		ret = kt_codec_compress_parts(w->codec, parts, nr, emit_write, w, &clen);
+	if (!ret && clen > UINT32_MAX)
 		ret = -EFBIG;
+	c32 = (uint32_t)clen;
 	if (!ret)
-		ret = dat_w_put32(w, (uint32_t)clen);
-	if (!ret)
-		ret = dat_w_put32(w, (uint32_t)payload->len);
-	if (!ret)
-		ret = dat_w_write(w, buf, clen);
-	free(buf);
+		ret = dat_w_patch(w, at, &c32, sizeof(c32));
+	return ret;
+}
+
+static int write_parts(struct dat_writer *w, const struct kt_part *parts, int nr)
+{
+	int i, ret = 0;
+
+	for (i = 0; !ret && i < nr; i++)
+		ret = dat_w_write(w, parts[i].data, parts[i].len);
 	return ret;
 }
 
 /*
- * Writes one metadata payload: in v7 as a section whose offset an option of the same id
- * records, in v6 as is.
+ * Writes one metadata payload, the parts end to end: in v7 as a section whose offset an option
+ * of the same id records, in v6 as is.
  */
 static int write_meta(struct dat_writer *w, uint16_t id, const char *desc,
-		      const struct strbuf *payload, struct strbuf *err)
+		      const struct kt_part *parts, int nr, struct strbuf *err)
 {
 	uint64_t start = w->off, size_at;
 	int ret;
 
 	if (w->version < 7) {
-		ret = dat_w_write(w, payload->buf, payload->len);
+		ret = write_parts(w, parts, nr);
 	} else {
 		ret = dat_w_option_add(w, id, &start, sizeof(start));
 		ret = ret < 0 ? ret : 0;
@@ -314,8 +333,7 @@ static int write_meta(struct dat_writer *w, uint16_t id, const char *desc,
 			ret = dat_w_section_start(w, id, w->codec ? DAT_SECTION_FLAG_COMPRESSED : 0,
 						  desc, &size_at);
 		if (!ret)
-			ret = w->codec ? write_compressed(w, payload) :
-					 dat_w_write(w, payload->buf, payload->len);
+			ret = w->codec ? write_compressed(w, parts, nr) : write_parts(w, parts, nr);
 		if (!ret)
 			ret = dat_w_section_end(w, size_at);
 	}
@@ -341,12 +359,33 @@ static int add_sized(struct strbuf *sb, const struct dat_blob *b, int size_bytes
 static int finish_meta(struct dat_writer *w, uint16_t id, const char *desc, struct strbuf *sb,
 		       int ret, struct strbuf *err)
 {
+	struct kt_part part = { sb->buf ? sb->buf : "", sb->len };
+
 	if (!ret)
-		ret = write_meta(w, id, desc, sb, err);
+		ret = write_meta(w, id, desc, &part, 1, err);
 	else if (err)
 		strbuf_addf(err, "preparing the %s: %s", desc, strerror(-ret));
 	strbuf_release(sb);
 	return ret;
+}
+
+/* A payload that is one file's text after its size: the text is not copied (kallsyms: 5 MB). */
+static int write_sized(struct dat_writer *w, uint16_t id, const char *desc,
+		       const struct dat_blob *b, int size_bytes, struct strbuf *err)
+{
+	uint64_t s64 = b ? b->size : 0;
+	uint32_t s32 = (uint32_t)s64;
+	struct kt_part parts[2] = {
+		{ size_bytes == 8 ? (const void *)&s64 : (const void *)&s32, (size_t)size_bytes },
+		{ b && b->size ? b->data : "", (size_t)s64 },
+	};
+
+	if (size_bytes == 4 && s64 > UINT32_MAX) {
+		if (err)
+			strbuf_addf(err, "preparing the %s: %s", desc, strerror(EFBIG));
+		return -EFBIG;
+	}
+	return write_meta(w, id, desc, parts, 2, err);
 }
 
 int dat_writer_headers(struct dat_writer *w, const struct dat_blob *header_page,
@@ -403,31 +442,23 @@ int dat_writer_event_formats(struct dat_writer *w, const struct dat_event_system
 
 int dat_writer_kallsyms(struct dat_writer *w, const struct dat_blob *kallsyms, struct strbuf *err)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int ret = add_sized(&sb, kallsyms, 4);
-
-	return finish_meta(w, DAT_OPT_KALLSYMS, "kallsyms", &sb, ret, err);
+	return write_sized(w, DAT_OPT_KALLSYMS, "kallsyms", kallsyms, 4, err);
 }
 
 int dat_writer_printk(struct dat_writer *w, const struct dat_blob *printk, struct strbuf *err)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int ret = add_sized(&sb, printk, 4);
-
-	return finish_meta(w, DAT_OPT_PRINTK, "printk", &sb, ret, err);
+	return write_sized(w, DAT_OPT_PRINTK, "printk", printk, 4, err);
 }
 
 int dat_writer_cmdlines(struct dat_writer *w, const struct dat_blob *cmdlines, struct strbuf *err)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int ret = add_sized(&sb, cmdlines, 8);
-
-	return finish_meta(w, DAT_OPT_CMDLINES, "command lines", &sb, ret, err);
+	return write_sized(w, DAT_OPT_CMDLINES, "command lines", cmdlines, 8, err);
 }
 
 int dat_w_strings_section(struct dat_writer *w)
 {
 	struct strbuf copy = STRBUF_INIT;
+	struct kt_part part;
 	uint64_t size_at;
 	int ret;
 
@@ -436,8 +467,10 @@ int dat_w_strings_section(struct dat_writer *w)
 				  "strings", &size_at);
 	if (!ret)
 		ret = strbuf_add(&copy, w->strings.buf, w->strings.len);
+	part.data = copy.buf ? copy.buf : "";
+	part.len = copy.len;
 	if (!ret)
-		ret = w->codec ? write_compressed(w, &copy) : dat_w_write(w, copy.buf, copy.len);
+		ret = w->codec ? write_compressed(w, &part, 1) : dat_w_write(w, copy.buf, copy.len);
 	if (!ret)
 		ret = dat_w_section_end(w, size_at);
 	strbuf_release(&copy);

@@ -144,6 +144,75 @@ static void test_unpack(void **state)
 	unpack_pieces(KT_COMP_ZSTD, 1);
 }
 
+struct sink {
+	unsigned char *buf;
+	size_t len, cap;
+	int calls;
+};
+
+static int sink_emit(void *arg, const void *data, size_t len)
+{
+	struct sink *s = arg;
+
+	assert_true(s->len + len <= s->cap);
+	memcpy(s->buf + s->len, data, len);
+	s->len += len;
+	s->calls++;
+	return 0;
+}
+
+/*
+ * The parts end to end make one block that kt_decompress() (one frame, as trace-cmd reads it)
+ * and the streaming reader take whole; a codec that also compresses chunks keeps doing so.
+ */
+static void parts_round_trip(enum kt_compression c, size_t len)
+{
+	size_t bound = kt_compress_bound(c, len + 4) + 64;
+	unsigned char *in = malloc(len + 4), *out = malloc(len + 5);
+	unsigned char chunk[4096], back[4096], z[8192];
+	struct sink s = { malloc(bound), 0, bound, 0 };
+	uint32_t size = (uint32_t)len;
+	struct kt_part parts[2] = { { &size, 4 }, { in + 4, len } };
+	struct kt_codec *codec;
+	uint64_t clen = 0;
+	size_t zlen = sizeof(z);
+
+	assert_non_null(in);
+	assert_non_null(out);
+	assert_non_null(s.buf);
+	fill(in + 4, len);
+	memcpy(in, &size, 4);
+	assert_int_equal(kt_codec_new(c, &codec), 0);
+	assert_int_equal(kt_codec_compress_parts(codec, parts, 2, sink_emit, &s, &clen), 0);
+	assert_int_equal(clen, s.len);
+	assert_int_equal(kt_decompress(c, s.buf, s.len, out, len + 4), 0);
+	assert_memory_equal(in, out, len + 4);
+	if (c == KT_COMP_ZSTD && len > (1 << 20))
+		assert_true(s.calls > 1);	/* handed out in pieces, not in one buffer */
+	/* the same codec, then used for chunks (a stream left open would corrupt these) */
+	fill(chunk, sizeof(chunk));
+	assert_int_equal(kt_codec_compress(codec, chunk, sizeof(chunk), z, &zlen), 0);
+	assert_int_equal(kt_decompress(c, z, zlen, back, sizeof(chunk)), 0);
+	assert_memory_equal(chunk, back, sizeof(chunk));
+	/* nothing at all is a valid block too */
+	s.len = 0;
+	assert_int_equal(kt_codec_compress_parts(codec, parts, 0, sink_emit, &s, &clen), 0);
+	assert_int_equal(clen, s.len);
+	assert_int_equal(kt_decompress(c, s.buf, s.len, out, 0), 0);
+	kt_codec_free(codec);
+	free(in);
+	free(out);
+	free(s.buf);
+}
+
+static void test_parts(void **state)
+{
+	(void)state;
+	parts_round_trip(KT_COMP_ZSTD, 5 << 20);
+	parts_round_trip(KT_COMP_ZSTD, 100);
+	parts_round_trip(KT_COMP_ZLIB, 300000);
+}
+
 static void test_names(void **state)
 {
 	enum kt_compression c;
@@ -169,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_zstd),
 		cmocka_unit_test(test_codec_reuse),
 		cmocka_unit_test(test_unpack),
+		cmocka_unit_test(test_parts),
 		cmocka_unit_test(test_names),
 	};
 
