@@ -16,7 +16,7 @@
 
 struct catalog {
 	char **systems;
-	char ***events;		/* events[i] of systems[i] */
+	char ***events;		/* events[i] of systems[i], NULL until first needed */
 	int nr;
 };
 
@@ -32,7 +32,7 @@ static void catalog_free(struct catalog *cat)
 
 static int catalog_load(struct catalog *cat)
 {
-	int i, ret;
+	int ret;
 
 	memset(cat, 0, sizeof(*cat));
 	ret = tfs_systems(&cat->systems);
@@ -42,8 +42,15 @@ static int catalog_load(struct catalog *cat)
 	if (!cat->events)
 		return -ENOMEM;
 	cat->nr = plan_strv_len(cat->systems);
-	for (i = 0; i < cat->nr && !ret; i++)
-		ret = tfs_system_events(cat->systems[i], &cat->events[i]);
+	return 0;
+}
+
+/* A system's events are listed when a spec needs them: "-e sys:event" reads one directory. */
+static int catalog_events(struct catalog *cat, int s, char ***events)
+{
+	int ret = cat->events[s] ? 0 : tfs_system_events(cat->systems[s], &cat->events[s]);
+
+	*events = cat->events[s];
 	return ret;
 }
 
@@ -70,15 +77,17 @@ static bool keeps_whole(const struct plan_event *ev)
 	return !ev->filter && !ev->triggers;
 }
 
-static int add_system(struct resolved_instance *ri, const struct catalog *cat, int s,
+static int add_system(struct resolved_instance *ri, struct catalog *cat, int s,
 		      const struct plan_event *ev)
 {
+	char **events;
 	int j, ret = 0;
 
 	if (keeps_whole(ev))
 		return push(ri, cat->systems[s], NULL, ev);
-	for (j = 0; cat->events[s][j] && !ret; j++)
-		ret = push(ri, cat->systems[s], cat->events[s][j], ev);
+	ret = catalog_events(cat, s, &events);
+	for (j = 0; !ret && events[j]; j++)
+		ret = push(ri, cat->systems[s], events[j], ev);
 	return ret;
 }
 
@@ -88,9 +97,10 @@ static bool glob_match(const char *pattern, const char *s)
 }
 
 /* Returns the number of matches (>= 0) or negative errno. */
-static int match_event(struct resolved_instance *ri, const struct catalog *cat,
+static int match_event(struct resolved_instance *ri, struct catalog *cat,
 		       const struct plan_event *ev)
 {
+	char **events;
 	int s, j, n = 0, ret = 0;
 
 	if (!ev->system && !ev->name && keeps_whole(ev))
@@ -107,31 +117,35 @@ static int match_event(struct resolved_instance *ri, const struct catalog *cat,
 			n++;
 			continue;
 		}
-		for (j = 0; cat->events[s][j] && !ret; j++) {
-			if (!glob_match(ev->name, cat->events[s][j]))
+		ret = catalog_events(cat, s, &events);
+		for (j = 0; !ret && events[j]; j++) {
+			if (!glob_match(ev->name, events[j]))
 				continue;
-			ret = push(ri, sys, cat->events[s][j], ev);
+			ret = push(ri, sys, events[j], ev);
 			n++;
 		}
 	}
 	return ret ? ret : n;
 }
 
-static int candidates(const struct catalog *cat, bool with_system, char ***out)
+static int candidates(struct catalog *cat, bool with_system, char ***out)
 {
 	struct strbuf sb = STRBUF_INIT;
+	char **events = NULL;
 	int s, j, ret = 0;
 
 	*out = NULL;
 	for (s = 0; s < cat->nr && !ret; s++) {
 		if (!with_system)
 			ret = plan_strv_push(out, cat->systems[s]);
-		for (j = 0; cat->events[s][j] && !ret; j++) {
+		if (!ret)
+			ret = catalog_events(cat, s, &events);
+		for (j = 0; !ret && events[j]; j++) {
 			strbuf_reset(&sb);
 			if (with_system)
 				ret = strbuf_addf(&sb, "%s:", cat->systems[s]);
 			if (!ret)
-				ret = strbuf_addstr(&sb, cat->events[s][j]);
+				ret = strbuf_addstr(&sb, events[j]);
 			if (!ret)
 				ret = plan_strv_push(out, sb.buf);
 		}
@@ -140,7 +154,7 @@ static int candidates(const struct catalog *cat, bool with_system, char ***out)
 	return ret;
 }
 
-static int report_missing(const struct plan *plan, const struct catalog *cat,
+static int report_missing(const struct plan *plan, struct catalog *cat,
 			  const struct plan_event *ev)
 {
 	struct strbuf msg = STRBUF_INIT;
@@ -157,7 +171,7 @@ static int report_missing(const struct plan *plan, const struct catalog *cat,
 }
 
 static int resolve_instance(const struct plan *plan, const struct plan_instance *inst,
-			    const struct catalog *cat, struct resolved_instance *ri)
+			    struct catalog *cat, struct resolved_instance *ri)
 {
 	int i, n, ret = 0;
 
