@@ -301,21 +301,22 @@ int report_cfmt_new(struct tep_handle *tep, struct report_cfmt **out);
 /* tep_data_type() and tep_data_pid(), read directly where the byte order allows */
 int report_cfmt_type(const struct report_cfmt *rc, const struct tep_record *r);
 int report_cfmt_pid(const struct report_cfmt *rc, const struct tep_record *r);
-/* The record's event (tep_find_event_by_record() with a table by id); NULL when unknown. */
-struct tep_event *report_cfmt_event(struct report_cfmt *rc, struct tep_record *r);
 /*
- * 0 when the record reaches the start of `event`'s flexible array ("char buf[]"), if it has
- * one; else the bytes it would need. A damaged file can hold shorter records, for which
- * libtraceevent takes a negative array length and copies gigabytes: they are not printed.
+ * The record's event (tep_find_event_by_record() with a table by id); NULL when unknown.
+ * *flex: where its flexible array ("char buf[]") starts, 0 without one: a damaged file can
+ * hold records shorter than that, for which libtraceevent takes a negative array length and
+ * copies gigabytes: those are not printed.
  */
-unsigned int report_cfmt_short(struct report_cfmt *rc, const struct tep_record *r,
-			       const struct tep_event *event);
+struct tep_event *report_cfmt_event(struct report_cfmt *rc, struct tep_record *r,
+				    unsigned int *flex);
+
 /*
  * Appends the text tep_print_event(TEP_PRINT_INFO) gives for `event` when it has no handler
- * to run; false, with sb unchanged, when libtraceevent must print this record.
+ * to run, or with `raw` the fields tep_print_fields() prints (-R, -r); false, with sb
+ * unchanged, when libtraceevent must print this record.
  */
 bool report_cfmt_print(struct report_cfmt *rc, struct strbuf *sb, struct tep_record *r,
-		       struct tep_event *event);
+		       struct tep_event *event, bool raw);
 void report_cfmt_free(struct report_cfmt *rc);
 
 /* ------------------------------------------------------------------ sched fast path */

@@ -26,17 +26,7 @@
 #include "ktrace/strbuf.h"
 #include "report_cfmt.h"
 
-struct compiler {
-	const struct tep_event *event;
-	int long_size;
-	struct cfmt_op *ops;
-	int nr_ops, alloc_ops;
-	struct strbuf text;
-	unsigned int need;
-	struct tep_print_arg *arg;	/* the next argument to consume */
-};
-
-static struct cfmt_op *add_op(struct compiler *c, enum cfmt_kind kind)
+struct cfmt_op *cfmt_add_op(struct cfmt_compiler *c, enum cfmt_kind kind)
 {
 	struct cfmt_op *ops;
 
@@ -54,10 +44,39 @@ static struct cfmt_op *add_op(struct compiler *c, enum cfmt_kind kind)
 	return ops;
 }
 
-static void need_bytes(struct compiler *c, unsigned int end)
+void cfmt_need_bytes(struct cfmt_compiler *c, unsigned int end)
 {
 	if (end > c->need)
 		c->need = end;
+}
+
+/* The text added to c->text since `start` becomes an op, or grows the text op before it. */
+static int text_op(struct cfmt_compiler *c, size_t start)
+{
+	struct cfmt_op *op = c->nr_ops ? &c->ops[c->nr_ops - 1] : NULL;
+
+	if (c->text.len == start)
+		return 0;
+	if (op && op->kind == CFMT_TEXT && op->offset + op->len == start) {
+		op->len = (unsigned int)(c->text.len - op->offset);
+		return 0;
+	}
+	op = cfmt_add_op(c, CFMT_TEXT);
+	if (!op)
+		return -ENOMEM;
+	/* an offset until the text stops moving: cfmt_finish() makes it a pointer */
+	op->offset = (unsigned int)start;
+	op->len = (unsigned int)(c->text.len - start);
+	return 0;
+}
+
+int cfmt_add_text(struct cfmt_compiler *c, const char *s, size_t len)
+{
+	size_t start = c->text.len;
+
+	if (strbuf_add(&c->text, s, len))
+		return -ENOMEM;
+	return text_op(c, start);
 }
 
 static char unescape(char ch)
@@ -71,10 +90,9 @@ static char unescape(char ch)
 }
 
 /* Literal text up to the next conversion; returns where it stopped, NULL on error. */
-static const char *compile_text(struct compiler *c, const char *f, int *ret)
+static const char *compile_text(struct cfmt_compiler *c, const char *f, int *ret)
 {
 	size_t start = c->text.len;
-	struct cfmt_op *op;
 	char ch;
 
 	for (; *f; f++) {
@@ -96,17 +114,8 @@ static const char *compile_text(struct compiler *c, const char *f, int *ret)
 			return NULL;
 		}
 	}
-	if (c->text.len == start)
-		return f;
-	op = add_op(c, CFMT_TEXT);
-	if (!op) {
-		*ret = -ENOMEM;
-		return NULL;
-	}
-	/* an offset until the text stops moving: cfmt_compile() makes it a pointer */
-	op->offset = (unsigned int)start;
-	op->len = (unsigned int)(c->text.len - start);
-	return f;
+	*ret = text_op(c, start);
+	return *ret ? NULL : f;
 }
 
 /* What libtraceevent keeps of a value cast to `type` (eval_type_str's masks). */
@@ -133,7 +142,7 @@ static unsigned long long cast_mask(const char *type)
 	return ~0ULL;
 }
 
-static struct tep_format_field *arg_field(const struct compiler *c, struct tep_print_arg *arg)
+static struct tep_format_field *arg_field(const struct cfmt_compiler *c, struct tep_print_arg *arg)
 {
 	if (arg->field.field)
 		return arg->field.field;
@@ -141,7 +150,7 @@ static struct tep_format_field *arg_field(const struct compiler *c, struct tep_p
 }
 
 /* REC->array[N]: N must be a plain number (libtraceevent looks other atoms up as symbols) */
-static int compile_index(struct compiler *c, struct tep_print_arg *arg, struct cfmt_op *op)
+static int compile_index(struct cfmt_compiler *c, struct tep_print_arg *arg, struct cfmt_op *op)
 {
 	struct tep_print_arg *left = arg->op.left, *right = arg->op.right;
 	struct tep_format_field *field;
@@ -162,7 +171,7 @@ static int compile_index(struct compiler *c, struct tep_print_arg *arg, struct c
 	return 0;
 }
 
-static int compile_num(struct compiler *c, struct tep_print_arg *arg, struct cfmt_op *op)
+int cfmt_compile_num(struct cfmt_compiler *c, struct tep_print_arg *arg, struct cfmt_op *op)
 {
 	struct tep_format_field *field;
 	int ret;
@@ -185,11 +194,11 @@ static int compile_num(struct compiler *c, struct tep_print_arg *arg, struct cfm
 	}
 	if (op->size != 1 && op->size != 2 && op->size != 4 && op->size != 8)
 		return -ENOTSUP;
-	need_bytes(c, op->offset + op->size);
+	cfmt_need_bytes(c, op->offset + op->size);
 	return 0;
 }
 
-static int compile_str(struct compiler *c, struct tep_print_arg *arg, struct cfmt_op *op)
+static int compile_str(struct cfmt_compiler *c, struct tep_print_arg *arg, struct cfmt_op *op)
 {
 	struct tep_format_field *field;
 
@@ -215,20 +224,23 @@ static int compile_str(struct compiler *c, struct tep_print_arg *arg, struct cfm
 	op->kind = CFMT_STR_FIXED;
 	op->offset = field->offset;
 	op->size = field->size;
-	need_bytes(c, op->offset + op->size);
+	cfmt_need_bytes(c, op->offset + op->size);
 	return 0;
 }
 
-/* "hh" "h" "l" "ll" "z", as libtraceevent counts them (h: -1, l: +1, z: 1) */
+/*
+ * "hh" "h" "l" "ll" "L" "z", as libtraceevent counts them (h: -1, l: +1, L: 2, z: 1); glibc
+ * takes "L" before an integer conversion as "ll".
+ */
 static const char *parse_length(const char *f, signed char *ls)
 {
 	if (f[0] == 'h' && f[1] == 'h') {
 		*ls = -2;
 		return f + 2;
 	}
-	if (f[0] == 'l' && f[1] == 'l') {
+	if ((f[0] == 'l' && f[1] == 'l') || f[0] == 'L') {
 		*ls = 2;
-		return f + 2;
+		return f + (f[0] == 'L' ? 1 : 2);
 	}
 	if (*f == 'h' || *f == 'l' || *f == 'z') {
 		*ls = *f == 'h' ? -1 : 1;
@@ -238,11 +250,11 @@ static const char *parse_length(const char *f, signed char *ls)
 	return f;
 }
 
-/* One conversion ("%-08lx"); returns the character after it, NULL with *ret set. */
-static const char *compile_conv(struct compiler *c, const char *f, int *ret)
+/* One conversion ("%-08lx") of arg; returns the character after it, NULL with *ret set. */
+static const char *compile_conv(struct cfmt_compiler *c, const char *f, struct tep_print_arg *arg,
+				int *ret)
 {
-	struct tep_print_arg *arg = c->arg;
-	struct cfmt_op *op = add_op(c, CFMT_INT);
+	struct cfmt_op *op = cfmt_add_op(c, CFMT_INT);
 
 	*ret = -ENOMEM;
 	if (!op)
@@ -257,16 +269,13 @@ static const char *compile_conv(struct compiler *c, const char *f, int *ret)
 	}
 	f = parse_length(f, &op->ls);
 	op->conv = *f;
-	if (!arg)
-		return NULL;
-	c->arg = arg->next;
 	switch (*f) {
 	case 'd': case 'i': case 'u':
 		if (op->flags & CFMT_ALT)
 			return NULL;
 		/* fall through */
 	case 'x': case 'X':
-		*ret = compile_num(c, arg, op);
+		*ret = cfmt_compile_num(c, arg, op);
 		break;
 	case 's':
 		*ret = compile_str(c, arg, op);
@@ -277,16 +286,30 @@ static const char *compile_conv(struct compiler *c, const char *f, int *ret)
 	return *ret ? NULL : f + 1;
 }
 
-static int compile(struct compiler *c)
+int cfmt_compile_conv(struct cfmt_compiler *c, const char *f, struct tep_print_arg *arg)
+{
+	int ret;
+
+	return compile_conv(c, f, arg, &ret) ? 0 : ret;
+}
+
+static int compile(struct cfmt_compiler *c)
 {
 	const char *f = c->event->print_fmt.format;
+	struct tep_print_arg *arg = c->event->print_fmt.args;
 	int ret = 0;
 
 	if (!f || (c->event->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT)))
 		return -ENOTSUP;
-	c->arg = c->event->print_fmt.args;
 	while (*f) {
-		f = *f == '%' ? compile_conv(c, f, &ret) : compile_text(c, f, &ret);
+		if (*f == '%') {
+			if (!arg)
+				return -ENOTSUP;
+			f = compile_conv(c, f, arg, &ret);
+			arg = arg->next;
+		} else {
+			f = compile_text(c, f, &ret);
+		}
 		if (!f)
 			return ret;
 	}
@@ -302,32 +325,53 @@ void cfmt_event_free(struct cfmt_event *ce)
 	free(ce);
 }
 
-int cfmt_compile(const struct tep_event *event, int long_size, struct cfmt_event **out)
+void cfmt_compiler_release(struct cfmt_compiler *c)
 {
-	struct compiler c = { .event = event, .long_size = long_size, .text = STRBUF_INIT };
-	struct cfmt_event *ce;
-	int i, ret;
+	free(c->ops);
+	c->ops = NULL;
+	c->nr_ops = c->alloc_ops = 0;
+	strbuf_release(&c->text);
+}
 
-	ret = compile(&c);
-	ce = ret ? NULL : calloc(1, sizeof(*ce));
-	if (!ret && !ce)
-		ret = -ENOMEM;
-	if (ret) {
-		free(c.ops);
-		strbuf_release(&c.text);
-		return ret;
+int cfmt_finish(struct cfmt_compiler *c, struct cfmt_event **out)
+{
+	struct cfmt_event *ce = calloc(1, sizeof(*ce));
+	const struct cfmt_op *op;
+	int i;
+
+	if (!ce) {
+		cfmt_compiler_release(c);
+		return -ENOMEM;
 	}
-	ce->ops = c.ops;
-	ce->nr_ops = c.nr_ops;
-	ce->need = c.need;
+	ce->ops = c->ops;
+	ce->nr_ops = c->nr_ops;
+	ce->need = c->need;
+	ce->tep = c->event->tep;
 	ce->room = 1;
-	for (i = 0; i < ce->nr_ops; i++)
-		ce->room += ce->ops[i].kind == CFMT_TEXT ? ce->ops[i].len :
-			    ce->ops[i].kind == CFMT_INT ? (size_t)ce->ops[i].width + 24 : 0;
-	ce->text = strbuf_detach(&c.text, NULL);
+	for (i = 0; i < ce->nr_ops; i++) {
+		op = &ce->ops[i];
+		ce->room += op->kind == CFMT_TEXT ? op->len :
+			    op->kind == CFMT_INT ? (size_t)op->width + 24 :
+			    op->kind == CFMT_PTR ? 24 : 0;
+	}
+	ce->text = strbuf_detach(&c->text, NULL);
 	for (i = 0; i < ce->nr_ops; i++)
 		if (ce->ops[i].kind == CFMT_TEXT)
 			ce->ops[i].text = ce->text + ce->ops[i].offset;
+	c->ops = NULL;
+	c->nr_ops = c->alloc_ops = 0;
 	*out = ce;
 	return 0;
+}
+
+int cfmt_compile(const struct tep_event *event, int long_size, struct cfmt_event **out)
+{
+	struct cfmt_compiler c = { .event = event, .long_size = long_size, .text = STRBUF_INIT };
+	int ret = compile(&c);
+
+	if (ret) {
+		cfmt_compiler_release(&c);
+		return ret;
+	}
+	return cfmt_finish(&c, out);
 }

@@ -16,11 +16,13 @@
 enum {
 	SLOT_EVENT = 1,		/* `event` was looked up (it may be NULL: no such id) */
 	SLOT_TRIED = 2,		/* the format was compiled (`ce`), or could not be (NULL) */
+	SLOT_RAW_TRIED = 4,	/* the same for the raw fields (`raw`) */
 };
 
 struct cfmt_slot {
 	struct tep_event *event;
-	struct cfmt_event *ce;
+	struct cfmt_event *ce;		/* its print format */
+	struct cfmt_event *raw;		/* its fields as -R prints them */
 	unsigned int flex_start;	/* of `event`, once looked up */
 	unsigned char state;
 };
@@ -38,6 +40,7 @@ struct report_cfmt {
 /* ------------------------------------------------------------------ running */
 
 struct cfmt_ev_ctx {
+	struct tep_handle *tep;
 	struct strbuf *sb;
 	const unsigned char *data;
 	unsigned int size;
@@ -147,28 +150,40 @@ static int put_str(struct strbuf *sb, const struct cfmt_op *op, const char *s, s
 }
 
 /*
- * __get_str(): libtraceevent's reading of a __data_loc word (offset in the low 16 bits, length
- * in the high ones, relative to the field's end for __rel_loc), bounds checks included. An
- * empty string prints nothing; a string without its NUL inside the record goes back to
- * libtraceevent (-ERANGE), which reads past the record.
+ * Where a __data_loc (or __rel_loc) field's array is, as libtraceevent reads the word: offset
+ * in the low 16 bits, length in the high ones (for a 2-byte word, up to the record's end), both
+ * zeroed when out of the record, the offset then made relative to the field's end for
+ * __rel_loc (which can take it out of the record again).
+ */
+static void dyn_loc(const struct tep_format_field *f, const unsigned char *data,
+		    unsigned int size, unsigned int *off, unsigned int *len)
+{
+	unsigned long long v;
+	unsigned int o, l;
+
+	*off = *len = 0;
+	if ((unsigned int)f->offset + (unsigned int)f->size > size)
+		return;
+	v = load(data + f->offset, (unsigned int)f->size);
+	o = (unsigned int)(v & 0xffff);
+	l = f->size == 2 ? size - o : (unsigned int)((v >> 16) & 0xffff);
+	*off = o > size ? 0 : o;
+	*len = o + l > size ? 0 : l;
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		*off += (unsigned int)(f->offset + f->size);
+}
+
+/*
+ * __get_str(): an empty string prints nothing; a string without its NUL inside the record
+ * goes back to libtraceevent (-ERANGE), which reads past the record.
  */
 static int dyn_str(const struct cfmt_op *op, const unsigned char *data, unsigned int size,
 		   const char **str, size_t *n)
 {
-	const struct tep_format_field *f = op->field;
-	unsigned int o, l, off, len;
-	unsigned long long v;
+	unsigned int off, len;
 
 	*n = 0;
-	if ((unsigned int)f->offset + (unsigned int)f->size > size)
-		return 0;
-	v = load(data + f->offset, (unsigned int)f->size);
-	o = (unsigned int)(v & 0xffff);
-	l = f->size == 2 ? size - o : (unsigned int)((v >> 16) & 0xffff);
-	off = o > size ? 0 : o;
-	len = o + l > size ? 0 : l;
-	if (f->flags & TEP_FIELD_IS_RELATIVE)
-		off += (unsigned int)(f->offset + f->size);
+	dyn_loc(op->field, data, size, &off, &len);
 	if (!len)
 		return 0;
 	if (off >= size)
@@ -197,9 +212,138 @@ static int run_str(const struct cfmt_ev_ctx *x, const struct cfmt_op *op, char *
 	return ret;
 }
 
+/* isprint() || isspace() of libtraceevent's is_printable_array(), for ASCII */
+static bool raw_printable(const unsigned char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((s[i] < ' ' || s[i] > '~') && (s[i] < '\t' || s[i] > '\r'))
+			return false;
+	return true;
+}
+
+/*
+ * -R's array field (see report_cfmt_raw.c). -ERANGE sends the record back to libtraceevent:
+ * bytes past 0x7f, whose class depends on the locale, and text or bytes past the record.
+ */
+static int run_raw_array(const struct cfmt_ev_ctx *x, const struct cfmt_op *op, char **o)
+{
+	static const char hex[] = "0123456789abcdef";
+	struct tep_format_field *f = op->field;
+	unsigned int off = op->offset, len = op->size, i;
+	const unsigned char *p;
+	size_t n, checked;
+	char *w;
+
+	if (f->flags & TEP_FIELD_IS_DYNAMIC)
+		dyn_loc(f, x->data, x->size, &off, &len);
+	if (off > x->size)
+		return -ERANGE;
+	p = x->data + off;
+	x->sb->len = (size_t)(*o - x->sb->buf);
+	if (f->flags & TEP_FIELD_IS_STRING) {
+		/* libtraceevent checks up to the array's end or first NUL, prints up to the NUL */
+		n = strnlen((const char *)p, x->size - off);
+		checked = n < len ? n : len;
+		for (i = 0; i < checked; i++)
+			if (p[i] > 0x7f)
+				return -ERANGE;
+		if (raw_printable(p, checked)) {
+			if (n == x->size - off)
+				return -ERANGE;
+			if (put_str(x->sb, op, (const char *)p, n, x->room))
+				return -ENOMEM;
+			*o = x->sb->buf + x->sb->len;
+			return 0;
+		}
+	}
+	if (len > x->size - off)
+		return -ERANGE;
+	if (strbuf_grow(x->sb, 8 + 4 * (size_t)len + x->room))
+		return -ENOMEM;
+	w = x->sb->buf + x->sb->len;
+	memcpy(w, "ARRAY[", 6);
+	w += 6;
+	for (i = 0; i < len; i++) {
+		if (i) {
+			*w++ = ',';
+			*w++ = ' ';
+		}
+		*w++ = hex[p[i] >> 4];
+		*w++ = hex[p[i] & 15];
+	}
+	*w++ = ']';
+	*o = w;
+	/* libtraceevent prints this field as an array from now on: so must we */
+	f->flags &= ~TEP_FIELD_IS_STRING;
+	return 0;
+}
+
+/* "0x%llx" */
+static char *put_hex(char *o, unsigned long long v)
+{
+	*o++ = '0';
+	*o++ = 'x';
+	o += report_num_len(v, 16);
+	report_num_put(o, v, 16, false);
+	return o;
+}
+
+/* glibc's %p */
+static char *put_ptr(char *o, unsigned long long v)
+{
+	if (v)
+		return put_hex(o, v);
+	memcpy(o, "(nil)", 5);
+	return o + 5;
+}
+
+/* %ps and %pS as libtraceevent prints them: "name", "name+0xoff", or "0x..." when unknown */
+static int run_func(const struct cfmt_ev_ctx *x, const struct cfmt_op *op, char **o)
+{
+	unsigned long long v = load(x->data + op->offset, op->size) & op->mask, start;
+	const char *name;
+	size_t len;
+	char *w;
+
+	x->sb->len = (size_t)(*o - x->sb->buf);
+	if (!tep_find_function_info(x->tep, v, &name, &start, NULL)) {
+		if (strbuf_grow(x->sb, 24 + x->room))
+			return -ENOMEM;
+		*o = put_hex(x->sb->buf + x->sb->len, v);
+		return 0;
+	}
+	len = strlen(name);
+	if (strbuf_grow(x->sb, len + 24 + x->room))
+		return -ENOMEM;
+	w = x->sb->buf + x->sb->len;
+	memcpy(w, name, len);
+	w += len;
+	if (op->conv == 'S') {
+		*w++ = '+';
+		w = put_hex(w, v - start);
+	}
+	*o = w;
+	return 0;
+}
+
+/* The operations whose output has no bound known in advance */
+static int run_var(const struct cfmt_ev_ctx *x, const struct cfmt_op *op, char **o)
+{
+	switch (op->kind) {
+	case CFMT_FUNC:
+		return run_func(x, op, o);
+	case CFMT_RAW_ARRAY:
+		return run_raw_array(x, op, o);
+	default:
+		return run_str(x, op, o);
+	}
+}
+
 bool cfmt_run(const struct cfmt_event *ce, struct strbuf *sb, const void *data, int size)
 {
-	struct cfmt_ev_ctx x = { sb, data, (unsigned int)size, ce->room };
+	struct cfmt_ev_ctx x = { ce->tep, sb, data, (unsigned int)size, ce->room };
 	size_t start = sb->len;
 	const struct cfmt_op *op;
 	unsigned int n;
@@ -220,8 +364,11 @@ bool cfmt_run(const struct cfmt_event *ce, struct strbuf *sb, const void *data, 
 		case CFMT_INT:
 			o = put_num(o, op, load(x.data + op->offset, op->size));
 			break;
+		case CFMT_PTR:
+			o = put_ptr(o, load(x.data + op->offset, op->size) & op->mask);
+			break;
 		default:
-			if (run_str(&x, op, &o)) {
+			if (run_var(&x, op, &o)) {
 				sb->len = start;
 				sb->buf[start] = '\0';
 				return false;
@@ -270,8 +417,10 @@ void report_cfmt_free(struct report_cfmt *rc)
 
 	if (!rc)
 		return;
-	for (i = 0; i < rc->nr_slots; i++)
+	for (i = 0; i < rc->nr_slots; i++) {
 		cfmt_event_free(rc->slots[i].ce);
+		cfmt_event_free(rc->slots[i].raw);
+	}
 	free(rc->slots);
 	free(rc);
 }
@@ -326,44 +475,47 @@ static unsigned int flex_start(const struct tep_event *event)
 	return start;
 }
 
-struct tep_event *report_cfmt_event(struct report_cfmt *rc, struct tep_record *r)
+struct tep_event *report_cfmt_event(struct report_cfmt *rc, struct tep_record *r,
+				    unsigned int *flex)
 {
 	struct cfmt_slot *s = slot(rc, report_cfmt_type(rc, r));
 
-	if (!s)
-		return tep_find_event_by_record(rc->tep, r);
+	if (!s) {
+		struct tep_event *event = tep_find_event_by_record(rc->tep, r);
+
+		*flex = event ? flex_start(event) : 0;
+		return event;
+	}
 	if (!(s->state & SLOT_EVENT)) {
 		s->event = tep_find_event_by_record(rc->tep, r);
 		s->flex_start = s->event ? flex_start(s->event) : 0;
 		s->state |= SLOT_EVENT;
 	}
+	*flex = s->flex_start;
 	return s->event;
 }
 
-unsigned int report_cfmt_short(struct report_cfmt *rc, const struct tep_record *r,
-			       const struct tep_event *event)
-{
-	struct cfmt_slot *s = slot(rc, event->id);
-	unsigned int need = s && (s->state & SLOT_EVENT) && s->event == event ?
-			    s->flex_start : flex_start(event);
-
-	return r->size >= 0 && (unsigned int)r->size >= need ? 0 : need;
-}
-
 bool report_cfmt_print(struct report_cfmt *rc, struct strbuf *sb, struct tep_record *r,
-		       struct tep_event *event)
+		       struct tep_event *event, bool raw)
 {
+	struct cfmt_event **ce;
 	struct cfmt_slot *s;
+	int tried;
 
 	if (!rc->native)
 		return false;
 	s = slot(rc, event->id);
 	if (!s)
 		return false;
-	if (!(s->state & SLOT_TRIED)) {
+	ce = raw ? &s->raw : &s->ce;
+	tried = raw ? SLOT_RAW_TRIED : SLOT_TRIED;
+	if (!(s->state & tried)) {
 		/* -ENOTSUP or -ENOMEM alike: libtraceevent prints this event */
-		cfmt_compile(event, rc->long_size, &s->ce);
-		s->state |= SLOT_TRIED;
+		if (raw)
+			cfmt_compile_raw(event, rc->long_size, ce);
+		else
+			cfmt_compile(event, rc->long_size, ce);
+		s->state |= tried;
 	}
-	return s->ce && cfmt_run(s->ce, sb, r->data, r->size);
+	return *ce && cfmt_run(*ce, sb, r->data, r->size);
 }

@@ -310,26 +310,25 @@ static void need_symbols(struct report_printer *p)
 
 /*
  * The event's text, as libtraceevent's TEP_PRINT_INFO gives it, with the hot paths taken
- * directly: the sched events, and events whose handler prints everything.
+ * directly: compiled formats and fields, the sched events, and events whose handler prints
+ * everything. flex: where the event's flexible array starts (report_cfmt_event()).
  */
-static void put_info(struct report_printer *p, struct tep_record *r, struct tep_event *event)
+static void put_info(struct report_printer *p, struct tep_record *r, struct tep_event *event,
+		     unsigned int flex)
 {
 	struct trace_seq *s = &p->seq;
-	unsigned int need;
+	bool raw = p->o->raw || (event && (event->flags & TEP_EVENT_FL_PRINTRAW));
 	int flags;
 
-	need = event ? report_cfmt_short(p->cfmt, r, event) : 0;
-	if (need) {
+	if (flex && (r->size < 0 || (unsigned int)r->size < flex)) {
 		strbuf_addf(&p->line, "[damaged record: %d bytes, its format needs %u]", r->size,
-			    need);
+			    flex);
 		return;
 	}
-	if (event && !p->o->raw && !(event->flags & TEP_EVENT_FL_PRINTRAW) &&
-	    (!event->handler || (event->flags & TEP_EVENT_FL_NOHANDLE)) &&
-	    report_cfmt_print(p->cfmt, &p->line, r, event))
+	if (event && (raw || !event->handler || (event->flags & TEP_EVENT_FL_NOHANDLE)) &&
+	    report_cfmt_print(p->cfmt, &p->line, r, event, raw))
 		return;
-	if (!event || p->o->raw || (event->flags & TEP_EVENT_FL_PRINTRAW) || !event->handler ||
-	    (event->flags & TEP_EVENT_FL_NOHANDLE)) {
+	if (!event || raw || !event->handler || (event->flags & TEP_EVENT_FL_NOHANDLE)) {
 		need_symbols(p);
 		tep_print_event(p->tep, s, r, "%s", p->o->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 		take_seq(p);
@@ -352,7 +351,8 @@ static void put_info(struct report_printer *p, struct tep_record *r, struct tep_
 	take_seq(p);
 }
 
-static void put_line(struct report_printer *p, struct tep_record *r, struct tep_event *event)
+static void put_line(struct report_printer *p, struct tep_record *r, struct tep_event *event,
+		     unsigned int flex)
 {
 	if (event)
 		put_task(p, r);
@@ -372,7 +372,7 @@ static void put_line(struct report_printer *p, struct tep_record *r, struct tep_
 	if (p->o->ts_diff)
 		put_ts_diff(p, r->ts);
 	put_event_name(p, event);
-	put_info(p, r, event);
+	put_info(p, r, event, flex);
 }
 
 /* Writes the finished lines; the one being built, from `keep` on, stays. */
@@ -394,6 +394,7 @@ int report_print_event(struct report_printer *p, const struct report_event *ev, 
 	struct tep_record *src = ev->record;
 	struct tep_event *event;
 	struct tep_record r;
+	unsigned int flex;
 	size_t start;
 	char *nul;
 
@@ -404,7 +405,7 @@ int report_print_event(struct report_printer *p, const struct report_event *ev, 
 			return -ENOMEM;
 	}
 	r = *src;
-	event = report_cfmt_event(p->cfmt, &r);
+	event = report_cfmt_event(p->cfmt, &r, &flex);
 
 	/* lines gather in p->line and go out in large writes */
 	if (p->out != out) {
@@ -417,7 +418,7 @@ int report_print_event(struct report_printer *p, const struct report_event *ev, 
 		strbuf_addf(line, "CPU:%d [%lld EVENTS DROPPED]\n", r.cpu, r.missed_events);
 	else if (r.missed_events < 0)
 		strbuf_addf(line, "CPU:%d [EVENTS DROPPED]\n", r.cpu);
-	put_line(p, &r, event);
+	put_line(p, &r, event, flex);
 
 	if (line->len > start && line->buf[line->len - 1] == '\n')
 		line->len--;

@@ -41,15 +41,17 @@ static void reference(struct tep_handle *tep, struct tep_event *event, struct te
 static int compare(struct tep_handle *tep, struct report_cfmt *rc, struct tep_record *r,
 		   const char *where)
 {
-	struct tep_event *event = report_cfmt_event(rc, r);
 	struct strbuf sb = STRBUF_INIT;
+	struct tep_event *event;
 	struct trace_seq s;
+	unsigned int flex;
 	int ret = 0;
 
+	event = report_cfmt_event(rc, r, &flex);
 	if (!event)
 		return 0;
 	trace_seq_init(&s);
-	if (report_cfmt_print(rc, &sb, r, event)) {
+	if (report_cfmt_print(rc, &sb, r, event, false)) {
 		reference(tep, event, r, &s);
 		if (strcmp(strbuf_str(&sb), s.buffer))
 			fail_msg("%s: %s:%s\n  compiled: '%s'\n  libtraceevent: '%s'", where,
@@ -171,7 +173,7 @@ static const struct synth synths[] = {
 	{ "\"%s\", __print_symbolic(REC->i, { 0, \"zero\" }, { 1, \"one\" })", false },
 	{ "\"%s\", REC->l", false },
 	{ "\"%d %d\", REC->i", false },
-	{ "\"%Ld\", REC->l", false },
+	{ "\"%Ld %Lu %Lx %016Lx\", REC->l, REC->l, REC->i, REC->l", true },
 };
 
 static const long long values[] = {
@@ -247,6 +249,7 @@ static void test_short_record(void **state)
 	struct strbuf sb = STRBUF_INIT;
 	struct report_cfmt *rc;
 	struct tep_event *event;
+	unsigned int flex;
 	uint32_t loc;
 	char text[2048];
 
@@ -257,19 +260,19 @@ static void test_short_record(void **state)
 	assert_int_equal(tep_parse_event(tep, text, strlen(text), "test"), 0);
 	assert_int_equal(report_cfmt_new(tep, &rc), 0);
 	fill(data, 7, 5, "abc", "comm");
-	event = report_cfmt_event(rc, &r);
+	event = report_cfmt_event(rc, &r, &flex);
 	assert_non_null(event);
-	assert_true(report_cfmt_print(rc, &sb, &r, event));
+	assert_true(report_cfmt_print(rc, &sb, &r, event, false));
 	assert_string_equal(strbuf_str(&sb), "abc 0");
 	strbuf_reset(&sb);
 	r.size = 47;
-	assert_false(report_cfmt_print(rc, &sb, &r, event));
+	assert_false(report_cfmt_print(rc, &sb, &r, event, false));
 	assert_int_equal(sb.len, 0);
 	/* "abc" without its NUL: libtraceevent would read past the record */
 	r.size = 75;
 	loc = 3 << 16 | 72;
 	memcpy(data + 68, &loc, 4);
-	assert_false(report_cfmt_print(rc, &sb, &r, event));
+	assert_false(report_cfmt_print(rc, &sb, &r, event, false));
 	assert_int_equal(sb.len, 0);
 	strbuf_release(&sb);
 	report_cfmt_free(rc);
