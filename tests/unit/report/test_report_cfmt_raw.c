@@ -30,6 +30,7 @@
 
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
+#include "../sched_formats.h"
 
 static const char *corpus_dir;
 static const char *events_dir;
@@ -132,13 +133,7 @@ static void test_corpus(void **state)
 
 /* ------------------------------------------------------------------ synthetic events */
 
-#define COMMON_FIELDS \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-
-#define FIELDS COMMON_FIELDS \
+#define FIELDS SCHED_COMMON_FIELDS \
 	"\tfield:int i;\toffset:8;\tsize:4;\tsigned:1;\n" \
 	"\tfield:unsigned int u;\toffset:12;\tsize:4;\tsigned:0;\n" \
 	"\tfield:long l;\toffset:16;\tsize:8;\tsigned:1;\n" \
