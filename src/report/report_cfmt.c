@@ -8,8 +8,8 @@
  * Only what can be printed exactly as libtraceevent 1.7 prints it is compiled; the rest makes
  * cfmt_compile() return -ENOTSUP and the event keeps going through tep_print_event():
  *  - text: its escapes (\n \t \r \\, any other "\c" is c) and "%%";
- *  - %d %i %u %x %X with the flags '-', '0' ('#' for x/X), a width, and the lengths hh h l ll z,
- *    of REC->field or REC->array[N], under any casts. libtraceevent reads the field as an
+ *  - %d %i %u %x %X with the flags '-', '0' ('#' for x/X), a width, and the lengths hh h l
+ *    ll L z, of REC->field or REC->array[N], under any casts. libtraceevent reads the field as an
  *    unsigned number of the field's size, masks it for some cast types (u8..u32, s8..s32,
  *    [unsigned] char/short/int: the mask only, no sign extension), then passes it to printf
  *    cast to the conversion's length: so (unsigned long)REC->dfd of int -100 prints 0xffffff9c;
