@@ -300,8 +300,9 @@ static void test_synthetic(void **state)
 		int id = 100 + (int)i;
 
 		assert_non_null(n);
-		snprintf(text, sizeof(text), "name: e%zu\nID: %d\nformat:\n" FIELDS "print fmt: %s\n",
-			 i, id, synths[i].fmt);
+		snprintf(text, sizeof(text),
+			 "name: e%zu\nID: %d\nformat:\n" FIELDS "print fmt: %s\n", i, id,
+			 synths[i].fmt);
 		assert_int_equal(parse_both(tep, text, "test"), 0);
 		assert_int_equal(report_cfmt_new(tep[0], &rc), 0);
 		for (j = 0; j < NR_VALUES; j++) {
@@ -309,8 +310,8 @@ static void test_synthetic(void **state)
 				fill(data, id, values[j], (unsigned int)(j + k));
 				/* also records that end inside the dynamic area, or before it */
 				r.size = k % 5 == 4 ? DYN_AREA + 6 : k % 13 == 12 ? 120 : REC_SIZE;
-				snprintf(where, sizeof(where), "format %zu value %zu string %zu", i, j,
-					 k);
+				snprintf(where, sizeof(where), "format %zu value %zu string %zu",
+					 i, j, k);
 				compare(rc, tep[1], &r, n, where);
 			}
 		}
