@@ -53,10 +53,10 @@ struct dat_file {
 	struct dat_open_opts opts;
 
 	struct tep_handle *tep;
-	/* opts.defer_kallsyms: where the KALLSYMS text waits, and the handle it goes into */
+	/* opts.defer_kallsyms: where the KALLSYMS text waits, and the table it goes into */
 	struct dat_section ksym_sec;
 	bool ksym_pending;
-	struct tep_handle *ksym_tep;
+	struct dat_symtab *ksyms;	/* built on the first need, then the resolver's */
 	int ksym_ret;
 	struct strbuf ksym_err;
 
@@ -175,10 +175,56 @@ int dat_tsync_load(struct dat_file *df, const void *data, uint32_t size, uint64_
 uint64_t dat_tsync_apply(const struct dat_tsync *t, int cpu, uint64_t ts);
 void dat_tsync_free(struct dat_tsync *t);
 
+/* One symbol of a kallsyms line, as tep_parse_kallsyms() reads it; pointers into the line */
+struct dat_ksym {
+	unsigned long long addr;
+	char type;
+	char *name;
+	char *mod;	/* NULL, or the module name, its ']' cut off */
+};
+/* Where the symbols of dat_kallsyms_line() go; non-zero stops the text there. */
+typedef int (*dat_ksym_fn)(void *arg, const struct dat_ksym *k);
+
 /* /proc/kallsyms text into tep, as tep_parse_kallsyms() does but faster; modifies text */
 void dat_load_kallsyms(struct tep_handle *tep, const char *text, size_t len);
-/* One line of that text (no newline); -1 when it could not be registered */
-int dat_kallsyms_line(struct tep_handle *tep, const char *text, size_t len);
+/*
+ * One line of that text (no newline) to fn, unless libtraceevent skips its symbol; -1 when
+ * tep_parse_kallsyms() would stop at it or fn failed.
+ */
+int dat_kallsyms_line(const char *text, size_t len, dat_ksym_fn fn, void *arg);
+
+/* kallsyms as a compact table for lookups by address (dat_symtab.c) */
+#define DAT_SYM_NO_MOD	UINT32_MAX
+struct dat_sym {
+	uint64_t addr;
+	uint32_t name;	/* offsets into the names */
+	uint32_t mod;	/* DAT_SYM_NO_MOD: none */
+};
+struct dat_symtab {
+	struct dat_sym *syms;	/* sorted by dat_symtab_finish() */
+	size_t nr, alloc;
+	struct strbuf names;	/* NUL-terminated names, module names once per run */
+	uint32_t last_mod;
+};
+/* text_len: the kallsyms text's, to reserve room for that much */
+int dat_symtab_new(size_t text_len, struct dat_symtab **out);
+int dat_symtab_add(struct dat_symtab *t, const struct dat_ksym *k);
+void dat_symtab_finish(struct dat_symtab *t);
+/* The symbol libtraceevent's own list would give for addr, or NULL */
+const struct dat_sym *dat_symtab_find(const struct dat_symtab *t, uint64_t addr);
+void dat_symtab_free(struct dat_symtab *t);
+
+static inline const char *dat_sym_name(const struct dat_symtab *t, const struct dat_sym *s)
+{
+	return t->names.buf + s->name;
+}
+
+static inline const char *dat_sym_mod(const struct dat_symtab *t, const struct dat_sym *s)
+{
+	return s->mod == DAT_SYM_NO_MOD ? NULL : t->names.buf + s->mod;
+}
+/* Registers in tep the symbols of t that its print formats name (dat_kallsyms_names.c) */
+int dat_kallsyms_register_named(struct tep_handle *tep, const struct dat_symtab *t);
 /* opts.defer_kallsyms: the section (v6: the block, as an uncompressed section) is read later */
 int dat_defer_kallsyms(struct dat_file *df, const struct dat_section *sec, struct strbuf *err);
 void dat_kallsyms_free(struct dat_file *df);

@@ -4,12 +4,16 @@
  * ~100,000 lines, which is most of the time spent opening a small file. Lines of the usual
  * shape ("ADDR T name" with an optional "\t[module]") are registered directly, with the same
  * (name, address, module) and in the same order as tep_parse_kallsyms() registers them; any
- * other line goes to tep_parse_kallsyms() itself, so unusual text gets its exact behaviour.
+ * other line is read with the sscanf() format of tep_parse_kallsyms(), so that unusual text
+ * gets its exact behaviour. The symbols go to libtraceevent or to a table of our own.
  */
+#include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
+#include <traceevent/event-utils.h>
 
 #include "dat_internal.h"
 
@@ -29,15 +33,8 @@ static bool is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-struct ksym {
-	unsigned long long addr;
-	char type;
-	char *name;
-	char *mod;	/* NULL, or the module name, its ']' cut off */
-};
-
 /* Splits a line of the usual shape in place; false for anything else. */
-static bool usual_line(char *line, struct ksym *k)
+static bool usual_line(char *line, struct dat_ksym *k)
 {
 	char *p = line, *name_end, *mod_end;
 	int digits = 0, v;
@@ -71,25 +68,56 @@ static bool usual_line(char *line, struct ksym *k)
 	return true;
 }
 
+/* Any other line, read as tep_parse_kallsyms() reads it: 1, or -1 where it stops. */
+static int scanned_line(char *line, struct dat_ksym *k)
+{
+	int name_start = 0, name_end = 0, mod_start = 0, mod_end = 0, n;
+
+	errno = 0;
+	n = sscanf(line, "%16llx %c %n%*s%n%*1[\t][%n%*s%n", &k->addr, &k->type, &name_start,
+		   &name_end, &mod_start, &mod_end);
+	if (errno)
+		return -1;
+	if (n != 2 || !name_end) {
+		/* libtraceevent's words, for the same stderr as tep_parse_kallsyms() */
+		tep_warning("Failed to parse kallsyms n=%d func_end=%d", n, name_end);
+		return -1;
+	}
+	k->name = line + name_start;
+	line[name_end] = '\0';
+	k->mod = NULL;
+	if (mod_end) {
+		k->mod = line + mod_start;
+		line[mod_end - 1] = '\0';
+	}
+	return 1;
+}
+
 /* One line, split in place: a copy, so that the loaded section is not copied whole. */
-int dat_kallsyms_line(struct tep_handle *tep, const char *text, size_t len)
+int dat_kallsyms_line(const char *text, size_t len, dat_ksym_fn fn, void *arg)
 {
 	char small[256], *line = len < sizeof(small) ? small : malloc(len + 1);
-	struct ksym k;
-	int ret = 0;
+	struct dat_ksym k;
+	int ret;
 
 	if (!line)
 		return -1;
 	memcpy(line, text, len);
 	line[len] = '\0';
-	if (!usual_line(line, &k))
-		ret = tep_parse_kallsyms(tep, line) < 0 ? -1 : 0;
+	ret = usual_line(line, &k) ? 1 : scanned_line(line, &k);
 	/* arm's '$a' mapping symbols and x86-64's absolute per-cpu offsets are skipped */
-	else if (k.name[0] != '$' && k.type != 'A' && k.type != 'a')
-		tep_register_function(tep, k.name, k.addr, k.mod);
+	if (ret > 0 && k.name[0] != '$' && k.type != 'A' && k.type != 'a')
+		ret = fn(arg, &k) ? -1 : 0;
 	if (line != small)
 		free(line);
-	return ret;
+	return ret < 0 ? -1 : 0;
+}
+
+/* libtraceevent's list: a failed registration loses one symbol, as in tep_parse_kallsyms() */
+static int to_tep(void *arg, const struct dat_ksym *k)
+{
+	tep_register_function(arg, k->name, k->addr, k->mod);
+	return 0;
 }
 
 void dat_load_kallsyms(struct tep_handle *tep, const char *text, size_t len)
@@ -102,7 +130,7 @@ void dat_load_kallsyms(struct tep_handle *tep, const char *text, size_t len)
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			nl = end;
-		if (nl > p && dat_kallsyms_line(tep, p, (size_t)(nl - p)))
+		if (nl > p && dat_kallsyms_line(p, (size_t)(nl - p), to_tep, tep))
 			return;
 		p = nl + 1;
 	}

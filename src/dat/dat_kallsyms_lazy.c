@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Deferred kallsyms (opts.defer_kallsyms). They are about 5 MB of text and, once registered,
- * 7 MB of libtraceevent's function list: most of a report's memory, and all of it wasted on
- * files whose events print no kernel symbol. Two ways in:
- *  - dat_file_load_kallsyms(): into the file's handle, as at open, before anything that may
- *    need them by name (libtraceevent resolves symbols such as vmemmap_base in print
- *    formats by walking its function list, which no resolver is asked about);
- *  - a lookup by address made before that (a filter, a plugin) reaches the resolver set on
- *    the file's handle, which loads them into a handle of its own: the file's handle must not
- *    be used from inside its resolver.
+ * Deferred kallsyms (opts.defer_kallsyms). They are about 5 MB of text and, in
+ * libtraceevent's function list, 10 MB at its peak: most of a report's memory, and all of
+ * it wasted on files whose events print no kernel symbol. Here they go, when first needed,
+ * into a compact table of our own (dat_symtab.c) that answers libtraceevent's lookups by
+ * address through a function resolver on the file's handle. Lookups by name do not reach a
+ * resolver: libtraceevent resolves symbols such as vmemmap_base in print formats by walking
+ * its own list, so dat_file_load_kallsyms() registers there the symbols that the formats
+ * name (dat_kallsyms_names.c), before anything may print them.
  * The section is read and decompressed in 64 KB pieces: its text is never held whole next to
- * the list.
+ * the table.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,21 +21,30 @@
 
 #define PIECE	(64u << 10)
 
-/* Lines of the text as its pieces arrive, registered as dat_load_kallsyms() would. */
+/* Lines of the text as its pieces arrive, read as dat_load_kallsyms() would. */
 struct ksym_feed {
 	struct dat_file *df;
-	struct tep_handle *tep;	/* registered into */
+	struct dat_symtab *tab;	/* added to; made when the text's length is known */
 	uint8_t len_field[4];	/* the text's length, the first 4 bytes of the payload */
 	uint32_t len_have;
 	uint64_t payload;	/* payload bytes (length field included) */
 	uint64_t left;		/* text bytes still to take */
 	struct strbuf carry;	/* a line cut by the end of a piece */
 	bool done;		/* a NUL, the end of the text or a failed line was met */
+	bool nomem;		/* the table could not grow */
 };
+
+static int to_table(void *arg, const struct dat_ksym *k)
+{
+	struct ksym_feed *f = arg;
+
+	f->nomem = dat_symtab_add(f->tab, k) != 0;
+	return f->nomem;
+}
 
 static void line(struct ksym_feed *f, const char *p, size_t len)
 {
-	if (len && dat_kallsyms_line(f->tep, p, len))
+	if (len && dat_kallsyms_line(p, len, to_table, f))
 		f->done = true;	/* as dat_load_kallsyms(): the symbols so far stay */
 }
 
@@ -87,6 +95,8 @@ static int take(struct ksym_feed *f, const uint8_t *p, size_t len, struct strbuf
 				       (unsigned long long)f->left,
 				       (unsigned long long)(f->payload - 4));
 		f->df->meta.kallsyms_size = (uint32_t)f->left;
+		if (dat_symtab_new(f->left, &f->tab))
+			return -ENOMEM;
 		if (!f->left)
 			f->done = true;
 	}
@@ -173,7 +183,10 @@ static int stream_section(struct dat_file *df, struct ksym_feed *f, struct strbu
 		ret = kt_unpack_new(z ? df->comp : KT_COMP_NONE, &u);
 	if (!ret)
 		ret = pump(f, u, at, end, in, out, &total, err);
-	if (ret >= 0 && !f->done && (f->len_have < 4 || (z && (ret != 1 || total != f->payload))))
+	if (ret >= 0 && f->nomem)
+		ret = -ENOMEM;
+	else if (ret >= 0 && !f->done &&
+		 (f->len_have < 4 || (z && (ret != 1 || total != f->payload))))
 		ret = -EBADMSG;
 	if (ret == -EBADMSG && !err->len)
 		dat_err(err, df, "section KALLSYMS", sec->offset, ret,
@@ -188,33 +201,32 @@ static int stream_section(struct dat_file *df, struct ksym_feed *f, struct strbu
 	return ret < 0 ? ret : 0;
 }
 
-static int load_into(struct dat_file *df, struct tep_handle *tep)
+/* The table of the section, made once; what was read before an error stays in it. */
+static struct dat_symtab *ksyms(struct dat_file *df)
 {
-	struct ksym_feed f = { .df = df, .tep = tep };
-	int ret = stream_section(df, &f, &df->ksym_err);
+	struct ksym_feed f = { .df = df };
 
+	if (df->ksyms || df->ksym_ret)
+		return df->ksyms;
+	df->ksym_ret = stream_section(df, &f, &df->ksym_err);
 	strbuf_release(&f.carry);
-	return ret;
+	if (f.tab)
+		dat_symtab_finish(f.tab);
+	df->ksyms = f.tab;
+	return df->ksyms;
 }
 
 /* libtraceevent's tep_func_resolver_t: the function holding *addrp, its start in *addrp */
 static char *resolve(void *priv, unsigned long long *addrp, char **modp)
 {
-	struct dat_file *df = priv;
-	const char *name;
+	struct dat_symtab *t = ksyms(priv);
+	const struct dat_sym *s = t ? dat_symtab_find(t, *addrp) : NULL;
 
-	if (!df->ksym_tep && !df->ksym_ret) {
-		df->ksym_tep = tep_alloc();
-		df->ksym_ret = df->ksym_tep ? load_into(df, df->ksym_tep) :
-			dat_err(&df->ksym_err, df, "section KALLSYMS", df->ksym_sec.offset,
-				-ENOMEM, "out of memory");
-	}
-	if (!df->ksym_tep)
+	if (!s)
 		return NULL;
-	name = tep_find_function(df->ksym_tep, *addrp);
-	if (name)
-		*addrp = tep_find_function_address(df->ksym_tep, *addrp);
-	return (char *)name;
+	*addrp = s->addr;
+	*modp = (char *)dat_sym_mod(t, s);
+	return (char *)dat_sym_name(t, s);
 }
 
 int dat_defer_kallsyms(struct dat_file *df, const struct dat_section *sec, struct strbuf *err)
@@ -229,22 +241,20 @@ int dat_defer_kallsyms(struct dat_file *df, const struct dat_section *sec, struc
 
 void dat_file_load_kallsyms(struct dat_file *df)
 {
-	int ret;
+	struct dat_symtab *t;
 
 	if (!df->ksym_pending)
 		return;
 	df->ksym_pending = false;
-	/* not called from inside libtraceevent: the resolver can go */
-	tep_reset_function_resolver(df->tep);
-	ret = load_into(df, df->tep);
-	if (ret && !df->ksym_ret)
-		df->ksym_ret = ret;
+	t = ksyms(df);
+	if (t && dat_kallsyms_register_named(df->tep, t) && !df->ksym_ret)
+		df->ksym_ret = dat_err(&df->ksym_err, df, "section KALLSYMS", df->ksym_sec.offset,
+				       -ENOMEM, "out of memory");
 }
 
 void dat_kallsyms_free(struct dat_file *df)
 {
-	if (df->ksym_tep)
-		tep_free(df->ksym_tep);
+	dat_symtab_free(df->ksyms);
 	strbuf_release(&df->ksym_err);
 }
 
