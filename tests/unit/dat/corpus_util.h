@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* argv[1] of the test: the corpus folder (meson passes corpus_dir). */
 static inline char *corpus_path(const char *dir, const char *name)
@@ -37,6 +38,32 @@ static inline unsigned char *read_whole(const char *path, size_t *len)
 	}
 	fclose(f);
 	return buf;
+}
+
+/* What fn(arg) prints on stdout, as a NUL-terminated string (through a temporary file). */
+static inline char *stdout_of(void (*fn)(void *arg), void *arg)
+{
+	char path[] = "/tmp/ktrace-stdout-XXXXXX";
+	int fd = mkstemp(path), saved;
+	unsigned char *text;
+	size_t len;
+
+	if (fd < 0)
+		return NULL;
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fd, 1);
+	fn(arg);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	close(fd);
+	text = read_whole(path, &len);
+	unlink(path);
+	text = realloc(text, len + 1);
+	if (text)
+		text[len] = '\0';
+	return (char *)text;
 }
 
 #endif

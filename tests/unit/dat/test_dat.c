@@ -248,32 +248,23 @@ static void test_latency_v7(void **state)
 /* src/dat's fast kallsyms loader (internal to the reader, declared here for the test) */
 void dat_load_kallsyms(struct tep_handle *tep, const char *text, size_t len);
 
+static void print_funcs(void *tep)
+{
+	tep_print_funcs(tep);
+}
+
 /* What libtraceevent ends up knowing about functions, as tep_print_funcs() lists it. */
 static char *funcs_of(const char *kallsyms, bool ours)
 {
-	char path[] = "/tmp/ktrace-funcs-XXXXXX";
 	struct tep_handle *tep = tep_alloc();
 	char *copy = strdup(kallsyms), *text;
-	int fd = mkstemp(path), saved;
-	size_t len;
 
-	assert_true(fd >= 0);
 	if (ours)
 		dat_load_kallsyms(tep, copy, strlen(copy));
 	else
 		tep_parse_kallsyms(tep, copy);
-	fflush(stdout);
-	saved = dup(1);
-	dup2(fd, 1);
-	tep_print_funcs(tep);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	close(fd);
-	text = (char *)read_whole(path, &len);
-	text = realloc(text, len + 1);
-	text[len] = '\0';
-	unlink(path);
+	text = stdout_of(print_funcs, tep);
+	assert_non_null(text);
 	free(copy);
 	tep_free(tep);
 	return text;
