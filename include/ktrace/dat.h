@@ -78,11 +78,13 @@ struct dat_open_opts {
 	uint64_t ts2secs_hz;	/* --ts2secs HZ, 0 = unset */
 	bool no_tep;		/* check the layout only; do not load formats (dump) */
 	/*
-	 * Leave kallsyms in the file until dat_file_load_kallsyms(), which must come before
-	 * anything that may use them by name (tep_print_event() and its relatives, handlers,
-	 * tep_print_funcs()); a lookup by address before that loads them on its own, through a
-	 * function resolver on the tep handle. tep_parse_kallsyms() on the handle is not
-	 * consulted until dat_file_load_kallsyms() either.
+	 * Leave kallsyms in the file until the first lookup by address, which loads them into
+	 * a compact table of the reader's that answers through a function resolver on the tep
+	 * handle. dat_file_load_kallsyms() must come before anything that may use them by name
+	 * (tep_print_event() and its relatives, handlers): it registers in libtraceevent's own
+	 * list the symbols the formats name. That list holds nothing else (tep_print_funcs()
+	 * lists only those), and symbols added to it otherwise (tep_parse_kallsyms()) are not
+	 * consulted by address.
 	 */
 	bool defer_kallsyms;
 	/*
@@ -117,7 +119,7 @@ int dat_file_nr_cpus(const struct dat_file *df);
 
 /* The libtraceevent handle holding every format, kallsyms, printk formats and cmdlines. */
 struct tep_handle *dat_file_tep(struct dat_file *df);
-/* opts.defer_kallsyms: registers them in the handle now (once; errors kept, see below). */
+/* opts.defer_kallsyms: loads them now, and registers the named ones (once; errors kept). */
 void dat_file_load_kallsyms(struct dat_file *df);
 /*
  * opts.defer_kallsyms: the error met loading the kallsyms late (lookups then find what was
