@@ -137,6 +137,12 @@ const struct dat_buffer *dat_file_buffer(const struct dat_file *df, int index);
  */
 const void *dat_file_option(const struct dat_file *df, int id, int nth, uint32_t *size);
 
+/*
+ * Why the file is incomplete when it says it is (DAT_OPT_KTRACE_INCOMPLETE: a file `ktrace
+ * listen` recovered after it was killed mid-recording), else NULL. Printable text only.
+ */
+const char *dat_file_incomplete(const struct dat_file *df);
+
 /* Every option in file order (v7: DONE options included, with their next offset). */
 int dat_file_nr_options(const struct dat_file *df);
 /* The option's id and payload; *section is the index of its options section (-1 in v6). */

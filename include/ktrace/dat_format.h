@@ -44,6 +44,14 @@ enum dat_option_id {
 	DAT_OPT_MAX,
 };
 
+/*
+ * ktrace's own option, far above trace-cmd's ids: the file is incomplete, and its data (a
+ * NUL-terminated text) says why. `ktrace listen` writes it into a file it recovered after a
+ * listener was killed mid-recording; trace-cmd reads such a file with an "unknown option"
+ * warning.
+ */
+#define DAT_OPT_KTRACE_INCOMPLETE	0x4b01
+
 /* v7 section ids: a section's id is the id of the option that points at it. */
 #define DAT_SECTION_OPTIONS	0
 #define DAT_SECTION_FLAG_COMPRESSED	0x1

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* What an open trace.dat file tells its readers. */
+#include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dat_internal.h"
+#include "ktrace/dat_format.h"
 
 const char *dat_file_path(const struct dat_file *df)
 {
@@ -194,4 +197,18 @@ const char *dat_file_strings(const struct dat_file *df, uint64_t *size)
 uint64_t dat_file_ts(const struct dat_file *df, uint64_t ts)
 {
 	return dat_file_cpu_ts(df, -1, ts);
+}
+
+const char *dat_file_incomplete(const struct dat_file *df)
+{
+	uint32_t size, i;
+	const char *p = dat_file_option(df, DAT_OPT_KTRACE_INCOMPLETE, 0, &size);
+
+	if (!p)
+		return NULL;
+	/* The text goes to a terminal: a damaged or hostile one is not repeated. */
+	for (i = 0; i < size && p[i]; i++)
+		if (!isprint((unsigned char)p[i]))
+			break;
+	return i < size && !p[i] && i ? p : "the file does not say why";
 }

@@ -99,9 +99,11 @@ static uint64_t align_up(uint64_t v, uint32_t page)
 }
 
 /* Frees the copied part of a temporary file; failure only costs disk space. */
-static void release_blob_range(int fd, uint64_t off, uint64_t len)
+static void release_blob_range(const struct cpu_blob *b, uint64_t off, uint64_t len)
 {
-	(void)fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len);
+	if (!b->keep)
+		(void)fallocate(b->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
+				(off_t)len);
 }
 
 static int read_blob(const struct cpu_blob *b, uint64_t off, void *buf, size_t len,
@@ -128,7 +130,7 @@ static int copy_raw(struct wr *w, const struct cpu_blob *b, uint64_t *written)
 		ret = read_blob(b, off, buf, n, w->err);
 		if (!ret)
 			ret = wr(w, buf, n);
-		release_blob_range(b->fd, off, n);
+		release_blob_range(b, off, n);
 		off += n;
 	}
 	free(buf);
@@ -158,7 +160,7 @@ static int copy_compressed(struct wr *w, struct kt_codec *codec, enum kt_compres
 			ret = wr_num(w, 4, n);
 		if (!ret)
 			ret = wr(w, out, clen);
-		release_blob_range(b->fd, off, n);
+		release_blob_range(b, off, n);
 		off += n;
 		total += clen + 8;
 		chunks++;
@@ -226,8 +228,22 @@ static const char *clock_name(const struct dat_meta *m)
 	return m->clock[0] ? m->clock : "local";
 }
 
+/* Says the file is incomplete and why; nothing when note is NULL. */
+static int note_option(struct wr *w, const char *note)
+{
+	size_t len = note ? strlen(note) + 1 : 0;
+	int ret;
+
+	if (!note)
+		return 0;
+	ret = wr_num(w, 2, DAT_OPT_KTRACE_INCOMPLETE);
+	if (!ret)
+		ret = wr_num(w, 4, len);
+	return ret ? ret : wr(w, note, len);
+}
+
 /* A v1 client sends only the headers; add what `trace-cmd listen` adds for it. */
-static int v6_complete_headers(struct wr *w, unsigned int nr)
+static int v6_complete_headers(struct wr *w, unsigned int nr, const char *note)
 {
 	int ret = wr_num(w, 8, 0);		/* no saved command lines */
 
@@ -235,16 +251,30 @@ static int v6_complete_headers(struct wr *w, unsigned int nr)
 		ret = wr_num(w, 4, nr);
 	if (!ret)
 		ret = wr(w, "options  \0", 10);
+	if (!ret)
+		ret = note_option(w, note);
+	return ret ? ret : wr_num(w, 2, DAT_OPT_DONE);
+}
+
+/* The client's options end the metadata with DONE (checked by dat_meta_scan): note goes before. */
+static int v6_add_note(struct wr *w, const char *note)
+{
+	int ret;
+
+	if (!note)
+		return 0;
+	w->pos -= 2;
+	ret = note_option(w, note);
 	return ret ? ret : wr_num(w, 2, DAT_OPT_DONE);
 }
 
 static int assemble_v6(struct wr *w, const struct dat_meta *m, const struct cpu_blob *cpus,
-		       unsigned int nr, struct cpu_place *place)
+		       unsigned int nr, struct cpu_place *place, const char *note)
 {
 	char clock[80];
 	uint64_t table;
 	unsigned int i;
-	int ret = m->headers_only ? v6_complete_headers(w, nr) : 0;
+	int ret = m->headers_only ? v6_complete_headers(w, nr, note) : v6_add_note(w, note);
 
 	if (!ret)
 		ret = wr(w, "flyrecord\0", 10);
@@ -328,7 +358,8 @@ static int strings_section(struct wr *w, struct kt_codec *codec)
 }
 
 static int assemble_v7(struct wr *w, const struct dat_meta *m, struct kt_codec *codec,
-		       const struct cpu_blob *cpus, unsigned int nr, struct cpu_place *place)
+		       const struct cpu_blob *cpus, unsigned int nr, struct cpu_place *place,
+		       const char *note)
 {
 	uint64_t data_offs = w->pos, size_at, opts;
 	int ret;
@@ -345,6 +376,8 @@ static int assemble_v7(struct wr *w, const struct dat_meta *m, struct kt_codec *
 		ret = section_header(w, DAT_SECTION_OPTIONS, 0, STR_OPTIONS, &size_at);
 	if (!ret)
 		ret = buffer_option(w, m, data_offs, place, nr);
+	if (!ret)
+		ret = note_option(w, note);
 	if (!ret)
 		ret = wr_num(w, 2, DAT_OPT_DONE);
 	if (!ret)
@@ -373,7 +406,8 @@ static int open_codec(const struct dat_meta *m, struct kt_codec **codec, struct 
 }
 
 int64_t dat_assemble(int out_fd, uint64_t meta_size, const struct dat_meta *m,
-		     const struct cpu_blob *cpus, unsigned int nr_cpus, struct strbuf *err)
+		     const struct cpu_blob *cpus, unsigned int nr_cpus, const char *incomplete,
+		     struct strbuf *err)
 {
 	struct wr w = { .fd = out_fd, .pos = meta_size, .end = meta_size, .big = m->big_endian,
 			.err = err };
@@ -382,9 +416,9 @@ int64_t dat_assemble(int out_fd, uint64_t meta_size, const struct dat_meta *m,
 	int ret = place ? open_codec(m, &codec, err) : -ENOMEM;
 
 	if (!ret && m->version == 6)
-		ret = assemble_v6(&w, m, cpus, nr_cpus, place);
+		ret = assemble_v6(&w, m, cpus, nr_cpus, place, incomplete);
 	else if (!ret)
-		ret = assemble_v7(&w, m, codec, cpus, nr_cpus, place);
+		ret = assemble_v7(&w, m, codec, cpus, nr_cpus, place, incomplete);
 	kt_codec_free(codec);
 	free(place);
 	return ret ? ret : (int64_t)w.end;

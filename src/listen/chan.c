@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Per-CPU data channels of a `record -N` session. The client streams raw ring-buffer pages
- * over one TCP connection or UDP socket per CPU; they go to an unlinked temporary file in the
- * output directory (nothing is left behind if the listener dies) until the file is assembled.
+ * over one TCP connection or UDP socket per CPU; they go to a hidden file in the output
+ * directory, named after the session's ".part" file, until the file is assembled: a listener
+ * killed mid-stream leaves them for the next one to recover (recover.c).
  */
 #define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/param.h>
 #include <sys/socket.h>
@@ -18,20 +20,26 @@
 
 #define UDP_RCVBUF	(8 << 20)
 
-int chan_open_tmp(int dir_fd, const void *tag)
+int chan_file_open(int dir_fd, const char *name)
 {
-	char name[96];
+	char tmp[96];
 	int fd;
 
+	if (name) {
+		/* The session holds its ".part" lock: a file by this name is a stale one of ours. */
+		unlinkat(dir_fd, name, 0);
+		fd = openat(dir_fd, name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0600);
+		return fd >= 0 ? fd : -errno;
+	}
 	fd = openat(dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
 		return fd >= 0 ? fd : -errno;
 	/* No O_TMPFILE here: a hidden name, unlinked at once. */
-	snprintf(name, sizeof(name), ".ktrace-listen.%d.%p.part", (int)getpid(), tag);
-	fd = openat(dir_fd, name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0600);
+	snprintf(tmp, sizeof(tmp), ".ktrace-listen.%d.%p.tmp", (int)getpid(), (void *)&fd);
+	fd = openat(dir_fd, tmp, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return -errno;
-	unlinkat(dir_fd, name, 0);
+	unlinkat(dir_fd, tmp, 0);
 	return fd;
 }
 
@@ -58,7 +66,8 @@ static int bind_like(int fd, int ctl_fd, unsigned int *port)
 	return 0;
 }
 
-int chan_open(struct chan *c, struct server_ctx *srv, int ctl_fd, int udp, uint32_t page)
+int chan_open(struct chan *c, struct server_ctx *srv, int ctl_fd, int udp, uint32_t page,
+	      const char *path)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
@@ -88,7 +97,10 @@ int chan_open(struct chan *c, struct server_ctx *srv, int ctl_fd, int udp, uint3
 		c->fd = fd;
 	else
 		c->lfd = fd;
-	c->tmp = chan_open_tmp(srv->dir_fd, c);
+	c->path = strdup(path);
+	if (!c->path)
+		return -ENOMEM;
+	c->tmp = chan_file_open(srv->dir_fd, c->path);
 	return c->tmp < 0 ? c->tmp : 0;
 }
 
@@ -235,4 +247,12 @@ void chan_close(struct chan *c)
 	if (c->tmp >= 0)
 		close(c->tmp);
 	c->lfd = c->fd = c->tmp = -1;
+}
+
+void chan_remove(struct chan *c, int dir_fd)
+{
+	if (c->path)
+		unlinkat(dir_fd, c->path, 0);
+	free(c->path);
+	c->path = NULL;
 }

@@ -127,12 +127,17 @@ static int read_at(int fd, uint64_t off, void *buf, size_t n)
 static int compress_backlog(struct chan *c, struct server_ctx *srv)
 {
 	uint64_t off = 0, size = c->size;
-	int old = c->tmp, ret;
+	struct strbuf name = STRBUF_INIT;
+	int old = c->tmp, ret = 0;
 
-	c->tmp = chan_open_tmp(srv->dir_fd, c);
+	/* Named: built aside, then renamed over the raw file, so a crash leaves one or the other. */
+	if (c->path)
+		ret = strbuf_addf(&name, "%s.z", c->path);
+	c->tmp = ret ? ret : chan_file_open(srv->dir_fd, c->path ? strbuf_str(&name) : NULL);
 	if (c->tmp < 0) {
 		ret = c->tmp;
 		c->tmp = old;
+		strbuf_release(&name);
 		return ret;
 	}
 	for (ret = 0; !ret && size - off >= c->chunk; off += c->chunk) {
@@ -144,7 +149,10 @@ static int compress_backlog(struct chan *c, struct server_ctx *srv)
 		ret = read_at(old, off, srv->zin, (size_t)(size - off));
 	if (!ret && size > off)
 		ret = write_at(c->tmp, c->raw_start, srv->zin, (size_t)(size - off));
+	if (!ret && c->path && renameat(srv->dir_fd, strbuf_str(&name), srv->dir_fd, c->path))
+		ret = -errno;
 	close(old);
+	strbuf_release(&name);
 	c->size = c->raw_start + (size - off);
 	return ret;
 }
@@ -165,8 +173,14 @@ static int store_compressed(struct chan *c, struct server_ctx *srv, const char *
 			c->size += n;
 		return ret;
 	}
-	/* The tail and the start of buf make the first chunk; all of it is in memory first. */
+	/*
+	 * The tail and the start of buf make the first chunk; all of it is in memory first. The
+	 * tail leaves the file before the chunk goes over it, so that a listener killed in
+	 * between leaves chunks and whole raw pages (recover.c), never a chunk's remains.
+	 */
 	ret = read_tail(c, srv, tail);
+	if (!ret && ftruncate(c->tmp, (off_t)c->raw_start))
+		ret = -errno;
 	take = c->chunk - tail;
 	if (!ret) {
 		memcpy(srv->zin + tail, buf, take);
@@ -176,8 +190,6 @@ static int store_compressed(struct chan *c, struct server_ctx *srv, const char *
 		ret = write_chunk(c, srv, buf, c->chunk);
 	if (!ret && n)
 		ret = write_at(c->tmp, c->raw_start, buf, n);
-	if (!ret && ftruncate(c->tmp, (off_t)(c->raw_start + n)))
-		ret = -errno;
 	c->size = c->raw_start + n;
 	return ret;
 }

@@ -62,15 +62,38 @@ struct cpu_blob {
 	uint64_t size;
 	int compressed;		/* fd holds finished chunks already (chan_compress_*) */
 	uint32_t nr_chunks;
+	int keep;		/* not emptied as it is copied: a recovery may run again */
 };
 
 /*
  * Appends the CPU data to the metadata in out_fd (size meta_size), as `trace-cmd listen`
  * does: v6 flyrecord, or v7 buffer section, options section and strings section, compressed
- * as the metadata says. Returns the final file size or negative errno (message in err).
+ * as the metadata says. incomplete (or NULL) goes into a DAT_OPT_KTRACE_INCOMPLETE option.
+ * Returns the final file size or negative errno (message in err).
  */
 int64_t dat_assemble(int out_fd, uint64_t meta_size, const struct dat_meta *m,
-		     const struct cpu_blob *cpus, unsigned int nr_cpus, struct strbuf *err);
+		     const struct cpu_blob *cpus, unsigned int nr_cpus, const char *incomplete,
+		     struct strbuf *err);
+
+/*
+ * A session's files in the output directory: ".BASE.HOST:PORT.dat.part" (the metadata, locked
+ * while the session lives), one ".BASE.HOST:PORT.dat.part.cpuN" per CPU, and, while the final
+ * file is put together, ".BASE.HOST:PORT.dat.assembling" in place of the ".part". A recovery
+ * builds ".BASE.HOST:PORT.dat.recovering", then BASE.HOST:PORT.incomplete.dat.
+ */
+#define LISTEN_PART_SUFFIX		".dat.part"
+#define LISTEN_CPU_SUFFIX		".cpu"
+#define LISTEN_ASSEMBLING_SUFFIX	".dat.assembling"
+#define LISTEN_RECOVERING_SUFFIX	".dat.recovering"
+#define LISTEN_INCOMPLETE_SUFFIX	".incomplete"
+
+/*
+ * Turns what listeners killed mid-stream left in dir_fd into BASE.HOST:PORT.incomplete.dat
+ * files; one line per file on stderr (and in the log). Files a live listener holds are left.
+ */
+void listen_recover_dir(int dir_fd, struct listen_log *log);
+/* The same for one ".part" file: 0, -EBUSY when a live listener holds it, or -errno. */
+int listen_recover_one(int dir_fd, const char *part, struct listen_log *log);
 
 /* What every session shares with the server; owned by the server. */
 struct server_ctx {
@@ -97,7 +120,8 @@ struct chan {
 	int lfd;		/* TCP: listening socket until accepted; -1 after */
 	int fd;			/* TCP connection or UDP socket; -1 when closed */
 	int udp;
-	int tmp;		/* temporary file (unlinked) */
+	int tmp;		/* the received data's file */
+	char *path;		/* its name in the output directory; NULL: unnamed */
 	uint64_t size;
 	unsigned int port;
 	int peer_set;		/* UDP: the socket is connected to the client */
@@ -112,8 +136,11 @@ struct chan {
 	uint32_t nr_chunks;
 };
 
-/* An unlinked temporary file in dir_fd (tag makes the fallback name unique). fd or -errno. */
-int chan_open_tmp(int dir_fd, const void *tag);
+/*
+ * A new data file in dir_fd, named name (any stale file of that name is replaced), or
+ * unnamed when name is NULL. fd or -errno.
+ */
+int chan_file_open(int dir_fd, const char *name);
 /*
  * Starts compressing what arrives on c from now on, and what it holds already (into a new
  * temporary file). 0 or negative errno.
@@ -129,8 +156,12 @@ int chan_store(struct chan *c, struct server_ctx *srv, const char *buf, size_t n
 int64_t chan_finish(struct chan *c, struct server_ctx *srv, uint32_t page_size,
 		    struct cpu_blob *blob);
 
-/* Opens the socket on the local address of the control connection (port 0: any free port). */
-int chan_open(struct chan *c, struct server_ctx *srv, int ctl_fd, int udp, uint32_t page);
+/*
+ * Opens the socket on the local address of the control connection (port 0: any free port),
+ * and the data file named path in the output directory.
+ */
+int chan_open(struct chan *c, struct server_ctx *srv, int ctl_fd, int udp, uint32_t page,
+	      const char *path);
 /*
  * Handles readiness of the channel's socket. peer is the control connection's address: data
  * from anyone else is refused. Returns bytes stored (>= 0) or negative errno; *why names a
@@ -141,6 +172,8 @@ int64_t chan_event(struct chan *c, struct server_ctx *srv, const struct sockaddr
 /* After CLOSE: 1 when nothing more can arrive on this channel. */
 int chan_settled(struct chan *c, const struct sockaddr *peer);
 void chan_close(struct chan *c);
+/* Removes the channel's data file from the output directory. */
+void chan_remove(struct chan *c, int dir_fd);
 
 struct session;
 

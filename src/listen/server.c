@@ -263,6 +263,8 @@ int listen_server_run(const struct listen_config *cfg, int dir_fd, struct listen
 	srv.lfd = open_listener(cfg, log);
 	if (srv.lfd < 0)
 		return srv.lfd;
+	/* Once the port is ours, before a daemon loses its terminal: the user sees what was found. */
+	listen_recover_dir(dir_fd, log);
 	srv.sigfd = open_signals();
 	srv.ctx.scratch = malloc(SCRATCH_LEN);
 	ret = srv.sigfd < 0 ? srv.sigfd : srv.ctx.scratch ? 0 : -ENOMEM;

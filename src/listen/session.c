@@ -2,13 +2,16 @@
 /*
  * One `record -N` client: the control connection's prologue and messages, its per-CPU data
  * channels, and the output file. The file is written under a hidden ".part" name and renamed
- * only once complete, so a file with the final name is always whole.
+ * only once complete, so a file with the final name is always whole. The ".part" file (the
+ * metadata) is locked while the session lives and each CPU's data has a file named after it,
+ * so that a listener killed mid-stream leaves what the next one recovers (recover.c).
  */
 #define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -99,6 +102,16 @@ struct session *session_new(struct server_ctx *srv, int fd, const struct sockadd
 	return s;
 }
 
+static void remove_files(struct session *s)
+{
+	uint32_t i;
+
+	if (s->tmp_name && s->tmp_name[0])
+		unlinkat(s->srv->dir_fd, s->tmp_name, 0);
+	for (i = 0; s->ch && i < s->cpus; i++)
+		chan_remove(&s->ch[i], s->srv->dir_fd);
+}
+
 static void close_all(struct session *s)
 {
 	uint32_t i;
@@ -120,8 +133,7 @@ static void fail(struct session *s, const char *why, const char *detail)
 
 	if (s->st == ST_OVER)
 		return;
-	if (s->tmp_name)
-		unlinkat(s->srv->dir_fd, s->tmp_name, 0);
+	remove_files(s);
 	strbuf_addf(&sb, "%s%s%s; no file written", why, detail ? ": " : "", detail ? detail : "");
 	slog(s, "dropped: %s", strbuf_str(&sb));
 	strbuf_release(&sb);
@@ -142,10 +154,39 @@ static int send_all(struct session *s, const void *buf, size_t len)
 	return n == (ssize_t)len ? 0 : -EPIPE;
 }
 
+/*
+ * The ".part" file is locked before it takes its name: a listener starting up recovers only
+ * the ".part" files it can lock, so it never takes one of a live session.
+ */
+static int lock_into_place(struct session *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int dir = s->srv->dir_fd, ret;
+
+	ret = strbuf_addf(&sb, "%s.new", s->tmp_name);
+	if (ret)
+		return ret;
+	unlinkat(dir, strbuf_str(&sb), 0);
+	s->out = openat(dir, strbuf_str(&sb), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW,
+			0644);
+	ret = s->out < 0 || flock(s->out, LOCK_EX) ? -errno : 0;
+	if (!ret && linkat(dir, strbuf_str(&sb), dir, s->tmp_name, 0))
+		ret = -errno;
+	/* Left by a listener that died: recovered first, then the name is ours. */
+	if (ret == -EEXIST && !(ret = listen_recover_one(dir, s->tmp_name, s->srv->log)) &&
+	    linkat(dir, strbuf_str(&sb), dir, s->tmp_name, 0))
+		ret = -errno;
+	if (s->out >= 0)
+		unlinkat(dir, strbuf_str(&sb), 0);
+	strbuf_release(&sb);
+	return ret;
+}
+
 static int create_output(struct session *s)
 {
 	const char *base = s->srv->cfg->base;
 	struct strbuf sb = STRBUF_INIT;
+	int ret;
 
 	strbuf_addf(&sb, "%s.%s.dat", base, s->name);
 	s->final_name = strbuf_detach(&sb, NULL);
@@ -153,10 +194,10 @@ static int create_output(struct session *s)
 	s->tmp_name = strbuf_detach(&sb, NULL);
 	if (!s->final_name || !s->tmp_name)
 		return -ENOMEM;
-	unlinkat(s->srv->dir_fd, s->tmp_name, 0);
-	s->out = openat(s->srv->dir_fd, s->tmp_name,
-			O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0644);
-	return s->out < 0 ? -errno : 0;
+	ret = lock_into_place(s);
+	if (ret)
+		s->tmp_name[0] = '\0';		/* not ours to remove */
+	return ret;
 }
 
 static int open_channels(struct session *s, uint32_t cpus, uint32_t page_size, int tcp)
@@ -164,17 +205,21 @@ static int open_channels(struct session *s, uint32_t cpus, uint32_t page_size, i
 	uint32_t i;
 	int ret;
 
+	struct strbuf path = STRBUF_INIT;
+
 	s->ch = calloc(cpus, sizeof(*s->ch));
 	if (!s->ch)
 		return -ENOMEM;
 	s->page_size = page_size;
-	for (i = 0; i < cpus; i++) {
-		ret = chan_open(&s->ch[i], s->srv, s->fd, !tcp, page_size);
-		s->cpus = i + 1;	/* so that close_all() closes what is open */
-		if (ret)
-			return ret;
-	}
 	ret = create_output(s);
+	for (i = 0; !ret && i < cpus; i++) {
+		strbuf_reset(&path);
+		ret = strbuf_addf(&path, "%s" LISTEN_CPU_SUFFIX "%u", s->tmp_name, i);
+		if (!ret)
+			ret = chan_open(&s->ch[i], s->srv, s->fd, !tcp, page_size, strbuf_str(&path));
+		s->cpus = i + 1;	/* so that close_all() closes what is open */
+	}
+	strbuf_release(&path);
 	if (ret)
 		return ret;
 	listen_logf(s->srv->log, "%s: protocol %d, %u CPUs, page size %u, %s data", s->name,
@@ -546,7 +591,7 @@ static int assemble(struct session *s, struct strbuf *err, int64_t *size)
 	for (i = 0; !ret && i < s->cpus; i++)
 		ret = finish_channel(s, &blobs[i], i);
 	if (!ret) {
-		*size = dat_assemble(s->out, s->meta_size, &m, blobs, s->cpus, err);
+		*size = dat_assemble(s->out, s->meta_size, &m, blobs, s->cpus, NULL, err);
 		ret = *size < 0 ? (int)*size : 0;
 	}
 	free(blobs);
@@ -573,12 +618,41 @@ static int publish(struct session *s)
 	return ret ? -errno : 0;
 }
 
+/*
+ * Assembling empties the CPU data files as it copies them: from here on a killed listener
+ * leaves nothing to recover, and the name says so (".assembling", removed at the next start).
+ */
+static int start_assembly(struct session *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len = strlen(s->tmp_name) - strlen(LISTEN_PART_SUFFIX);
+	uint32_t i;
+	int ret = strbuf_add(&sb, s->tmp_name, len);
+
+	if (!ret)
+		ret = strbuf_addstr(&sb, LISTEN_ASSEMBLING_SUFFIX);
+	if (!ret && renameat(s->srv->dir_fd, s->tmp_name, s->srv->dir_fd, strbuf_str(&sb)))
+		ret = -errno;
+	if (ret) {
+		strbuf_release(&sb);
+		return ret;
+	}
+	free(s->tmp_name);
+	s->tmp_name = strbuf_detach(&sb, NULL);
+	for (i = 0; i < s->cpus; i++)
+		chan_remove(&s->ch[i], s->srv->dir_fd);
+	return 0;
+}
+
 static void finish(struct session *s)
 {
 	struct strbuf err = STRBUF_INIT;
 	int64_t size = 0;
 	char msg[160];
-	int ret = assemble(s, &err, &size);
+	int ret = start_assembly(s);
+
+	if (!ret)
+		ret = assemble(s, &err, &size);
 
 	if (!ret)
 		ret = publish(s);

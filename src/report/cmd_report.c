@@ -243,6 +243,10 @@ static int run_report(struct report_run *run)
 	ret = open_file(run);
 	if (ret)
 		return ret;
+	/* As for a killed record's file, in the same words; here the events there are follow. */
+	if (dat_file_incomplete(run->df))
+		fprintf(stderr, "ktrace report: %s: incomplete recording (%s)\n", o->input,
+			dat_file_incomplete(run->df));
 	if (o->show_page_size) {
 		printf("file page size is %u, and host page size is %d\n",
 		       dat_file_page_size(run->df), getpagesize());

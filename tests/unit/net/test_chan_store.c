@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <fcntl.h>
@@ -99,13 +100,16 @@ static void test_compress_as_received(void **state)
 
 static void test_backlog_compressed(void **state)
 {
-	struct server_ctx srv = { .dir_fd = open("/tmp", O_RDONLY | O_DIRECTORY) };
+	char dir[] = "/tmp/test_chan_store.XXXXXX";
+	struct server_ctx srv = { .dir_fd = open(mkdtemp(dir), O_RDONLY | O_DIRECTORY) };
 	size_t len = 33 * PAGE + 5, early = 12 * PAGE + 7;
 	char *d = make_data(len);
 	struct cpu_blob blob = { 0 };
-	struct chan c = { .tmp = chan_open_tmp(srv.dir_fd, &c) };
+	struct chan c = { .path = strdup(".t.dat.part.cpu0") };
+	struct stat st;
 
 	(void)state;
+	c.tmp = chan_file_open(srv.dir_fd, c.path);
 	assert_true(c.tmp >= 0);
 	feed(&c, &srv, d, early);
 	/* Data before the metadata was complete: compressed when compression starts. */
@@ -113,13 +117,20 @@ static void test_backlog_compressed(void **state)
 	assert_non_null(c.codec);
 	assert_int_equal(c.nr_chunks, 1);
 	assert_true(c.size < early / 2);
+	/* ...into a new file that took the raw one's name, for a listener killed later. */
+	assert_int_equal(fstatat(srv.dir_fd, c.path, &st, 0), 0);
+	assert_int_equal((uint64_t)st.st_size, c.size);
+	assert_int_equal(faccessat(srv.dir_fd, ".t.dat.part.cpu0.z", F_OK, 0), -1);
 	feed(&c, &srv, d + early, len - early);
 	assert_int_equal(chan_finish(&c, &srv, PAGE, &blob), 5);
 	assert_int_equal(blob.compressed, 1);
 	assert_int_equal(blob.nr_chunks, 4);
 	check_chunks(&blob, d, 33 * PAGE);
 	close(c.tmp);
+	chan_remove(&c, srv.dir_fd);
+	assert_int_equal(faccessat(srv.dir_fd, ".t.dat.part.cpu0", F_OK, 0), -1);
 	close(srv.dir_fd);
+	assert_int_equal(rmdir(dir), 0);
 	server_ctx_release_codecs(&srv);
 	free(d);
 }

@@ -199,7 +199,7 @@ static void round_trip(int version, enum kt_compression comp)
 }
 
 /* record -N: metadata from the writer, CPU data appended by the listener's assembler. */
-static void listener_round_trip(int version, enum kt_compression comp)
+static void listener_round_trip(int version, enum kt_compression comp, const char *note)
 {
 	struct dat_writer_config cfg = { .version = version, .compression = comp, .page_size = PS };
 	struct strbuf err = STRBUF_INIT;
@@ -211,6 +211,8 @@ static void listener_round_trip(int version, enum kt_compression comp)
 	char path[64];
 	int fd = memfd_create("test_dat_writer", 0), i, idx = -1;
 	uint64_t size;
+	const char *opt;
+	uint32_t opt_size;
 
 	assert_true(fd >= 0);
 	assert_int_equal(dat_writer_open(fd, &cfg, &w, &err), 0);
@@ -228,10 +230,19 @@ static void listener_round_trip(int version, enum kt_compression comp)
 		cpus[i].fd = source_file(KT_COMP_NONE, i ? 1 : 3, i * 50, &src[i]);
 		cpus[i].size = src[i].size;
 	}
-	assert_true(dat_assemble(fd, size, &m, cpus, 2, &err) > 0);
+	assert_true(dat_assemble(fd, size, &m, cpus, 2, note, &err) > 0);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	if (dat_file_open(path, &df, &err))
 		fail_msg("v%d: %s", version, strbuf_str(&err));
+	/* A recovered file says it is incomplete, and why (ktrace listen's recovery). */
+	opt = dat_file_option(df, DAT_OPT_KTRACE_INCOMPLETE, 0, &opt_size);
+	if (note) {
+		assert_non_null(opt);
+		assert_int_equal(opt_size, strlen(note) + 1);
+		assert_string_equal(opt, note);
+	} else {
+		assert_null(opt);
+	}
 	assert_int_equal(dat_file_compression(df), version < 7 ? KT_COMP_NONE : comp);
 	assert_non_null(find_cpu(dat_file_buffer(df, 0), 0, &idx));
 	expect_pages(df, 0, idx, 3, 0);
@@ -248,28 +259,32 @@ static void test_v7_zstd(void **state)
 {
 	(void)state;
 	round_trip(7, KT_COMP_ZSTD);
-	listener_round_trip(7, KT_COMP_ZSTD);
+	listener_round_trip(7, KT_COMP_ZSTD, NULL);
+	listener_round_trip(7, KT_COMP_ZSTD, "listener killed");
 }
 
 static void test_v7_zlib(void **state)
 {
 	(void)state;
 	round_trip(7, KT_COMP_ZLIB);
-	listener_round_trip(7, KT_COMP_ZLIB);
+	listener_round_trip(7, KT_COMP_ZLIB, NULL);
+	listener_round_trip(7, KT_COMP_ZLIB, "listener killed");
 }
 
 static void test_v7_none(void **state)
 {
 	(void)state;
 	round_trip(7, KT_COMP_NONE);
-	listener_round_trip(7, KT_COMP_NONE);
+	listener_round_trip(7, KT_COMP_NONE, NULL);
+	listener_round_trip(7, KT_COMP_NONE, "listener killed");
 }
 
 static void test_v6(void **state)
 {
 	(void)state;
 	round_trip(6, KT_COMP_NONE);
-	listener_round_trip(6, KT_COMP_NONE);
+	listener_round_trip(6, KT_COMP_NONE, NULL);
+	listener_round_trip(6, KT_COMP_NONE, "listener killed");
 }
 
 /*
