@@ -4,7 +4,9 @@
 # sending at full speed; a client killed mid-stream leaves a .partial.dat that reads, and the
 # listener stays up; a listener killed mid-stream ends its client with an error (no hang),
 # leaves nothing that passes for a complete recording, and once restarted on the same port
-# and directory serves a new client right.
+# and directory recovers what the killed one received into a .incomplete.dat that both
+# reports read (one line on stderr says so, no hidden file is left) and serves a new client
+# right; a second listener started on a directory a live one writes into leaves its files be.
 #   faults_listen.sh KTRACE NET_REPLAY CORPUS_DIR
 set -u
 KTRACE=$1
@@ -82,11 +84,34 @@ complete=$(find "$D" -maxdepth 1 -name '*.dat' ! -name '*.partial.dat')
 [ -z "$complete" ] && pass "listener killed: no file passes for a complete recording" ||
 	fail "listener killed: left $complete"
 echo "left by the killed listener: $(cd "$D" && ls -A | tr '\n' ' ')"
+part=$(cd "$D" && ls -A | grep '^\..*\.dat\.part$')
+[ -n "$part" ] && pass "listener killed: its session's data is in $part" ||
+	fail "listener killed: no .part file left to recover"
 # started again as a user would: the same port (SO_REUSEADDR: no wait) and directory
 : > "$LOG"
-"$KTRACE" listen -p "$PORT" --bind 127.0.0.1 -d "$D" -l "$LOG" --timeout 2 &
+"$KTRACE" listen -p "$PORT" --bind 127.0.0.1 -d "$D" -l "$LOG" --timeout 2 2> "$WORK/restart.err" &
 LISTEN_PID=$!
 wait_log "listening on" || { finish "$LOG"; exit 1; }
+want="ktrace listen: recovered $part, left by a listener stopped mid-recording, into ${part#.}"
+want=${want%.dat.part}.incomplete.dat
+[ "$(wc -l < "$WORK/restart.err")" = 1 ] && grep -qF "$want (" "$WORK/restart.err" &&
+	pass "restarted: one line on stderr: $(cat "$WORK/restart.err")" ||
+	fail "restarted: expected one line '$want (...)' on stderr, got: $(cat "$WORK/restart.err")"
+rec=$(find "$D" -maxdepth 1 -name '*.incomplete.dat')
+left=$(cd "$D" && ls -A | grep '^\.')
+[ -n "$rec" ] && [ -z "$left" ] && pass "restarted: recovered into ${rec##*/}, no hidden file left" ||
+	fail "restarted: recovered '$rec', hidden files left: $left"
+timeout -s KILL 60 "$KTRACE" report -i "$rec" > "$WORK/rec.txt" 2> "$WORK/rec.err"
+rc=$?
+events=$(grep -c 'sched_' "$WORK/rec.txt")
+[ $rc = 0 ] && [ "$events" -gt 1000 ] &&
+	grep -qF "$rec: incomplete recording (ktrace listen was stopped" "$WORK/rec.err" &&
+	pass "ktrace report reads the recovered file ($events events) and says it is incomplete" ||
+	fail "ktrace report of the recovered file: exit $rc, $events events: $(head -3 "$WORK/rec.err")"
+tc_report "$rec" 2> "$WORK/rec_tc.err" | cmp -s - "$WORK/rec.txt" &&
+	pass "trace-cmd report reads it the same" ||
+	fail "trace-cmd report differs on the recovered file: $(head -3 "$WORK/rec_tc.err")"
+rm -f "$rec"
 timeout 60 "$REPLAY" 127.0.0.1 "$PORT" "$SRC" || fail "client of the restarted listener"
 wait_log ": wrote " 1
 got=$D/$(last_file)
@@ -94,5 +119,32 @@ tc_report "$got" | cmp -s - "$CORPUS/sched.report.txt" &&
 	pass "restarted on port $PORT and the same directory: a correct file" ||
 	fail "the restarted listener's file differs from the original"
 rm -f "$got"
+
+# 4. A second listener on the same directory: a live session's files are not its to recover.
+"$REPLAY" --repeat $BIG 127.0.0.1 "$PORT" "$SRC" 2>/dev/null &
+BIG_PID=$!
+streaming 2 || fail "the big client was not set up"
+kill -STOP "$BIG_PID"
+part=$(cd "$D" && ls -A | grep '^\..*\.dat\.part$')
+"$KTRACE" listen -p 0 --bind 127.0.0.1 -d "$D" -l "$WORK/second.log" 2> "$WORK/second.err" &
+SECOND_PID=$!
+for _ in $(seq 100); do grep -q "listening on" "$WORK/second.log" && break; sleep 0.05; done
+kill "$SECOND_PID"
+wait "$SECOND_PID"
+[ -n "$part" ] && [ -e "$D/$part" ] && [ ! -s "$WORK/second.err" ] &&
+	! ls "$D"/*.incomplete.dat >/dev/null 2>&1 &&
+	pass "a second listener leaves the live session's $part alone" ||
+	fail "second listener: part '$part', stderr: $(cat "$WORK/second.err")"
+kill -KILL "$BIG_PID"
+kill -CONT "$BIG_PID" 2>/dev/null
+wait "$BIG_PID" 2>/dev/null
+wait_log "wrote .*\.partial\.dat .*the client vanished mid-recording" 1
+got=$D/$(last_file)
+"$KTRACE" report -i "$got" > /dev/null 2>&1 &&
+	pass "the live session then ends as usual: ${got##*/} reads" ||
+	fail "the live session's file after the second listener: ${got##*/}"
+rm -f "$got"
+left=$(cd "$D" && ls -A)
+[ -z "$left" ] && pass "nothing else left in the directory" || fail "left in the directory: $left"
 stop_listener
 finish "$LOG"
