@@ -16,7 +16,9 @@
 #include <string.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -366,6 +368,97 @@ static void test_latency_unreadable(void **state)
 	strbuf_release(&err);
 }
 
+/* Pages seed.. into a listener's CPU file, through chan_store as a session stores them. */
+static void store_pages(struct chan *c, struct server_ctx *srv, int nr, int seed, size_t torn)
+{
+	char page[PS];
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		make_page(page, seed + i);
+		assert_int_equal(chan_store(c, srv, page, PS), 0);
+	}
+	memset(page, 0x5a, sizeof(page));
+	assert_int_equal(chan_store(c, srv, page, torn), 0);
+}
+
+static struct chan cpu_file(struct server_ctx *srv, const char *name)
+{
+	struct chan c = { .path = strdup(name) };
+
+	c.tmp = chan_file_open(srv->dir_fd, c.path);
+	assert_true(c.tmp >= 0);
+	return c;
+}
+
+/*
+ * What a listener killed mid-stream leaves: the metadata in a ".part", CPU 0 compressed as it
+ * arrived (23 pages: 2 chunks, a raw tail and a torn page), CPU 1 raw (the metadata came after
+ * its pages). Recovered into .incomplete.2.dat (the .incomplete.dat name is taken), with every
+ * whole page, marked incomplete; a ".part" another listener holds is left alone.
+ */
+static void test_listener_recovery(void **state)
+{
+	struct dat_writer_config cfg = { .version = 7, .compression = KT_COMP_ZSTD, .page_size = PS };
+	char dir[] = "/tmp/ktrace-recover-XXXXXX", path[128];
+	struct server_ctx srv = { .dir_fd = open(mkdtemp(dir), O_RDONLY | O_DIRECTORY) };
+	struct listen_log log = { NULL };
+	struct strbuf err = STRBUF_INIT;
+	struct chan c0, c1;
+	struct dat_writer *w;
+	struct dat_file *df;
+	struct stat st;
+	int fd, busy, idx = -1;
+
+	(void)state;
+	fd = openat(srv.dir_fd, ".t.h:1.dat.part", O_CREAT | O_RDWR, 0644);
+	assert_int_equal(dat_writer_open(fd, &cfg, &w, &err), 0);
+	write_metadata(w);
+	assert_int_equal(dat_writer_metadata_end(w, &err), 0);
+	dat_writer_free(w);
+	close(fd);
+	c0 = cpu_file(&srv, ".t.h:1.dat.part.cpu0");
+	assert_int_equal(chan_compress_start(&c0, &srv, KT_COMP_ZSTD, PS, 0), 0);
+	store_pages(&c0, &srv, 23, 0, 100);
+	c1 = cpu_file(&srv, ".t.h:1.dat.part.cpu1");
+	store_pages(&c1, &srv, 5, 50, 10);
+	close(c0.tmp);
+	close(c1.tmp);
+	free(c0.path);
+	free(c1.path);
+	fd = openat(srv.dir_fd, "t.h:1.incomplete.dat", O_CREAT | O_RDWR, 0644);
+	close(fd);
+	busy = openat(srv.dir_fd, ".u.h:2.dat.part", O_CREAT | O_RDWR, 0644);
+	assert_int_equal(flock(busy, LOCK_EX), 0);
+
+	listen_recover_dir(srv.dir_fd, &log);
+
+	assert_int_equal(fstatat(srv.dir_fd, "t.h:1.incomplete.dat", &st, 0), 0);
+	assert_int_equal(st.st_size, 0);
+	snprintf(path, sizeof(path), "%s/t.h:1.incomplete.2.dat", dir);
+	if (dat_file_open(path, &df, &err))
+		fail_msg("%s", strbuf_str(&err));
+	assert_non_null(strstr(dat_file_incomplete(df), "stopped mid-recording"));
+	assert_non_null(find_cpu(dat_file_buffer(df, 0), 0, &idx));
+	expect_pages(df, 0, idx, 23, 0);
+	assert_non_null(find_cpu(dat_file_buffer(df, 0), 1, &idx));
+	expect_pages(df, 0, idx, 5, 50);
+	dat_file_close(df);
+	assert_int_equal(faccessat(srv.dir_fd, ".t.h:1.dat.part", F_OK, 0), -1);
+	assert_int_equal(faccessat(srv.dir_fd, ".t.h:1.dat.part.cpu0", F_OK, 0), -1);
+	assert_int_equal(faccessat(srv.dir_fd, ".t.h:1.dat.part.cpu1", F_OK, 0), -1);
+	assert_int_equal(faccessat(srv.dir_fd, ".u.h:2.dat.part", F_OK, 0), 0);
+	assert_int_equal(listen_recover_one(srv.dir_fd, ".u.h:2.dat.part", &log), -EBUSY);
+	close(busy);
+	unlinkat(srv.dir_fd, ".u.h:2.dat.part", 0);
+	unlinkat(srv.dir_fd, "t.h:1.incomplete.dat", 0);
+	unlinkat(srv.dir_fd, "t.h:1.incomplete.2.dat", 0);
+	close(srv.dir_fd);
+	assert_int_equal(rmdir(dir), 0);
+	server_ctx_release_codecs(&srv);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_v6),
 		cmocka_unit_test(test_latency),
 		cmocka_unit_test(test_latency_unreadable),
+		cmocka_unit_test(test_listener_recovery),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
