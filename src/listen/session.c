@@ -11,8 +11,8 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <stdlib.h>
-#include <sys/file.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "ktrace/net.h"
@@ -202,10 +202,9 @@ static int create_output(struct session *s)
 
 static int open_channels(struct session *s, uint32_t cpus, uint32_t page_size, int tcp)
 {
+	struct strbuf path = STRBUF_INIT;
 	uint32_t i;
 	int ret;
-
-	struct strbuf path = STRBUF_INIT;
 
 	s->ch = calloc(cpus, sizeof(*s->ch));
 	if (!s->ch)
@@ -215,8 +214,9 @@ static int open_channels(struct session *s, uint32_t cpus, uint32_t page_size, i
 	for (i = 0; !ret && i < cpus; i++) {
 		strbuf_reset(&path);
 		ret = strbuf_addf(&path, "%s" LISTEN_CPU_SUFFIX "%u", s->tmp_name, i);
-		if (!ret)
-			ret = chan_open(&s->ch[i], s->srv, s->fd, !tcp, page_size, strbuf_str(&path));
+		if (ret)
+			break;
+		ret = chan_open(&s->ch[i], s->srv, s->fd, !tcp, page_size, strbuf_str(&path));
 		s->cpus = i + 1;	/* so that close_all() closes what is open */
 	}
 	strbuf_release(&path);
