@@ -26,7 +26,7 @@ int chan_file_open(int dir_fd, const char *name)
 	int fd;
 
 	if (name) {
-		/* The session holds its ".part" lock: a file by this name is a stale one of ours. */
+		/* The session holds its ".part" lock: a file of this name is a stale one. */
 		unlinkat(dir_fd, name, 0);
 		fd = openat(dir_fd, name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0600);
 		return fd >= 0 ? fd : -errno;

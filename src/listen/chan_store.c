@@ -130,7 +130,7 @@ static int compress_backlog(struct chan *c, struct server_ctx *srv)
 	struct strbuf name = STRBUF_INIT;
 	int old = c->tmp, ret = 0;
 
-	/* Named: built aside, then renamed over the raw file, so a crash leaves one or the other. */
+	/* Built aside, then renamed over the raw file: a crash leaves one or the other. */
 	if (c->path)
 		ret = strbuf_addf(&name, "%s.z", c->path);
 	c->tmp = ret ? ret : chan_file_open(srv->dir_fd, c->path ? strbuf_str(&name) : NULL);

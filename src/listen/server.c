@@ -263,7 +263,7 @@ int listen_server_run(const struct listen_config *cfg, int dir_fd, struct listen
 	srv.lfd = open_listener(cfg, log);
 	if (srv.lfd < 0)
 		return srv.lfd;
-	/* Once the port is ours, before a daemon loses its terminal: the user sees what was found. */
+	/* Once the port is ours, and while a daemon still has a terminal to say it on. */
 	listen_recover_dir(dir_fd, log);
 	srv.sigfd = open_signals();
 	srv.ctx.scratch = malloc(SCRATCH_LEN);

@@ -99,7 +99,8 @@ want=${want%.dat.part}.incomplete.dat
 	fail "restarted: expected one line '$want (...)' on stderr, got: $(cat "$WORK/restart.err")"
 rec=$(find "$D" -maxdepth 1 -name '*.incomplete.dat')
 left=$(cd "$D" && ls -A | grep '^\.')
-[ -n "$rec" ] && [ -z "$left" ] && pass "restarted: recovered into ${rec##*/}, no hidden file left" ||
+[ -n "$rec" ] && [ -z "$left" ] &&
+	pass "restarted: recovered into ${rec##*/}, no hidden file left" ||
 	fail "restarted: recovered '$rec', hidden files left: $left"
 timeout -s KILL 60 "$KTRACE" report -i "$rec" > "$WORK/rec.txt" 2> "$WORK/rec.err"
 rc=$?
@@ -107,7 +108,7 @@ events=$(grep -c 'sched_' "$WORK/rec.txt")
 [ $rc = 0 ] && [ "$events" -gt 1000 ] &&
 	grep -qF "$rec: incomplete recording (ktrace listen was stopped" "$WORK/rec.err" &&
 	pass "ktrace report reads the recovered file ($events events) and says it is incomplete" ||
-	fail "ktrace report of the recovered file: exit $rc, $events events: $(head -3 "$WORK/rec.err")"
+	fail "report of the recovered file: exit $rc, $events events: $(head -3 "$WORK/rec.err")"
 tc_report "$rec" 2> "$WORK/rec_tc.err" | cmp -s - "$WORK/rec.txt" &&
 	pass "trace-cmd report reads it the same" ||
 	fail "trace-cmd report differs on the recovered file: $(head -3 "$WORK/rec_tc.err")"

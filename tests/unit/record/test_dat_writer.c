@@ -399,7 +399,8 @@ static struct chan cpu_file(struct server_ctx *srv, const char *name)
  */
 static void test_listener_recovery(void **state)
 {
-	struct dat_writer_config cfg = { .version = 7, .compression = KT_COMP_ZSTD, .page_size = PS };
+	struct dat_writer_config cfg = { .version = 7, .compression = KT_COMP_ZSTD,
+					 .page_size = PS };
 	char dir[] = "/tmp/ktrace-recover-XXXXXX", path[128];
 	struct server_ctx srv = { .dir_fd = open(mkdtemp(dir), O_RDONLY | O_DIRECTORY) };
 	struct listen_log log = { NULL };
