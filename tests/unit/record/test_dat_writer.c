@@ -395,7 +395,8 @@ static struct chan cpu_file(struct server_ctx *srv, const char *name)
  * What a listener killed mid-stream leaves: the metadata in a ".part", CPU 0 compressed as it
  * arrived (23 pages: 2 chunks, a raw tail and a torn page), CPU 1 raw (the metadata came after
  * its pages). Recovered into .incomplete.2.dat (the .incomplete.dat name is taken), with every
- * whole page, marked incomplete; a ".part" another listener holds is left alone.
+ * whole page, marked incomplete; a ".part" another listener holds is left alone; one whose
+ * metadata was cut short (no event can be read) is removed with its CPU file.
  */
 static void test_listener_recovery(void **state)
 {
@@ -431,6 +432,10 @@ static void test_listener_recovery(void **state)
 	close(fd);
 	busy = openat(srv.dir_fd, ".u.h:2.dat.part", O_CREAT | O_RDWR, 0644);
 	assert_int_equal(flock(busy, LOCK_EX), 0);
+	fd = openat(srv.dir_fd, ".v.h:3.dat.part", O_CREAT | O_RDWR, 0644);
+	assert_int_equal(write(fd, "\027\010\104tra", 7), 7);
+	close(fd);
+	close(openat(srv.dir_fd, ".v.h:3.dat.part.cpu0", O_CREAT | O_RDWR, 0600));
 
 	listen_recover_dir(srv.dir_fd, &log);
 
@@ -449,6 +454,8 @@ static void test_listener_recovery(void **state)
 	assert_int_equal(faccessat(srv.dir_fd, ".t.h:1.dat.part.cpu0", F_OK, 0), -1);
 	assert_int_equal(faccessat(srv.dir_fd, ".t.h:1.dat.part.cpu1", F_OK, 0), -1);
 	assert_int_equal(faccessat(srv.dir_fd, ".u.h:2.dat.part", F_OK, 0), 0);
+	assert_int_equal(faccessat(srv.dir_fd, ".v.h:3.dat.part", F_OK, 0), -1);
+	assert_int_equal(faccessat(srv.dir_fd, ".v.h:3.dat.part.cpu0", F_OK, 0), -1);
 	assert_int_equal(listen_recover_one(srv.dir_fd, ".u.h:2.dat.part", &log), -EBUSY);
 	close(busy);
 	unlinkat(srv.dir_fd, ".u.h:2.dat.part", 0);
