@@ -89,29 +89,31 @@ part=$(cd "$D" && ls -A | grep '^\..*\.dat\.part$')
 	fail "listener killed: no .part file left to recover"
 # started again as a user would: the same port (SO_REUSEADDR: no wait) and directory
 : > "$LOG"
-"$KTRACE" listen -p "$PORT" --bind 127.0.0.1 -d "$D" -l "$LOG" --timeout 2 2> "$WORK/restart.err" &
+"$KTRACE" listen -p "$PORT" --bind 127.0.0.1 -d "$D" -l "$LOG" --timeout 2 2> "$W/restart.err" &
 LISTEN_PID=$!
+# It recovers (copies and fsyncs) before it listens: give a loaded disk a minute.
+for _ in $(seq 1200); do grep -q "listening on" "$LOG" && break; sleep 0.05; done
 wait_log "listening on" || { finish "$LOG"; exit 1; }
 want="ktrace listen: recovered $part, left by a listener stopped mid-recording, into ${part#.}"
 want=${want%.dat.part}.incomplete.dat
-[ "$(wc -l < "$WORK/restart.err")" = 1 ] && grep -qF "$want (" "$WORK/restart.err" &&
-	pass "restarted: one line on stderr: $(cat "$WORK/restart.err")" ||
-	fail "restarted: expected one line '$want (...)' on stderr, got: $(cat "$WORK/restart.err")"
+[ "$(wc -l < "$W/restart.err")" = 1 ] && grep -qF "$want (" "$W/restart.err" &&
+	pass "restarted: one line on stderr: $(cat "$W/restart.err")" ||
+	fail "restarted: expected one line '$want (...)' on stderr, got: $(cat "$W/restart.err")"
 rec=$(find "$D" -maxdepth 1 -name '*.incomplete.dat')
 left=$(cd "$D" && ls -A | grep '^\.')
 [ -n "$rec" ] && [ -z "$left" ] &&
 	pass "restarted: recovered into ${rec##*/}, no hidden file left" ||
 	fail "restarted: recovered '$rec', hidden files left: $left"
-timeout -s KILL 60 "$KTRACE" report -i "$rec" > "$WORK/rec.txt" 2> "$WORK/rec.err"
+timeout -s KILL 60 "$KTRACE" report -i "$rec" > "$W/rec.txt" 2> "$W/rec.err"
 rc=$?
-events=$(grep -c 'sched_' "$WORK/rec.txt")
+events=$(grep -c 'sched_' "$W/rec.txt")
 [ $rc = 0 ] && [ "$events" -gt 1000 ] &&
-	grep -qF "$rec: incomplete recording (ktrace listen was stopped" "$WORK/rec.err" &&
+	grep -qF "$rec: incomplete recording (ktrace listen was stopped" "$W/rec.err" &&
 	pass "ktrace report reads the recovered file ($events events) and says it is incomplete" ||
-	fail "report of the recovered file: exit $rc, $events events: $(head -3 "$WORK/rec.err")"
-tc_report "$rec" 2> "$WORK/rec_tc.err" | cmp -s - "$WORK/rec.txt" &&
+	fail "report of the recovered file: exit $rc, $events events: $(head -3 "$W/rec.err")"
+tc_report "$rec" 2> "$W/rec_tc.err" | cmp -s - "$W/rec.txt" &&
 	pass "trace-cmd report reads it the same" ||
-	fail "trace-cmd report differs on the recovered file: $(head -3 "$WORK/rec_tc.err")"
+	fail "trace-cmd report differs on the recovered file: $(head -3 "$W/rec_tc.err")"
 rm -f "$rec"
 timeout 60 "$REPLAY" 127.0.0.1 "$PORT" "$SRC" || fail "client of the restarted listener"
 wait_log ": wrote " 1
@@ -127,15 +129,15 @@ BIG_PID=$!
 streaming 2 || fail "the big client was not set up"
 kill -STOP "$BIG_PID"
 part=$(cd "$D" && ls -A | grep '^\..*\.dat\.part$')
-"$KTRACE" listen -p 0 --bind 127.0.0.1 -d "$D" -l "$WORK/second.log" 2> "$WORK/second.err" &
+"$KTRACE" listen -p 0 --bind 127.0.0.1 -d "$D" -l "$W/second.log" 2> "$W/second.err" &
 SECOND_PID=$!
-for _ in $(seq 100); do grep -q "listening on" "$WORK/second.log" && break; sleep 0.05; done
+for _ in $(seq 100); do grep -q "listening on" "$W/second.log" && break; sleep 0.05; done
 kill "$SECOND_PID"
 wait "$SECOND_PID"
-[ -n "$part" ] && [ -e "$D/$part" ] && [ ! -s "$WORK/second.err" ] &&
+[ -n "$part" ] && [ -e "$D/$part" ] && [ ! -s "$W/second.err" ] &&
 	! ls "$D"/*.incomplete.dat >/dev/null 2>&1 &&
 	pass "a second listener leaves the live session's $part alone" ||
-	fail "second listener: part '$part', stderr: $(cat "$WORK/second.err")"
+	fail "second listener: part '$part', stderr: $(cat "$W/second.err")"
 kill -KILL "$BIG_PID"
 kill -CONT "$BIG_PID" 2>/dev/null
 wait "$BIG_PID" 2>/dev/null
