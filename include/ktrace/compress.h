@@ -39,6 +39,12 @@ struct kt_codec;
 
 int kt_codec_new(enum kt_compression c, struct kt_codec **out);
 void kt_codec_free(struct kt_codec *codec);
+/*
+ * Compress as trace-cmd does (zstd's default level, not ktrace's faster one): listen stores
+ * what a client sends so that its file is the one trace-cmd listen makes of the same stream.
+ * Call before the first compression.
+ */
+void kt_codec_like_trace_cmd(struct kt_codec *codec);
 enum kt_compression kt_codec_compression(const struct kt_codec *codec);
 /* Same contracts as kt_compress() / kt_decompress(). */
 int kt_codec_compress(struct kt_codec *codec, const void *in, size_t in_len, void *out,

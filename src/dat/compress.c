@@ -6,7 +6,8 @@
  *
  * zstd runs at level 1, not its default 3: on trace pages and kallsyms it is about twice as
  * fast for files within a few percent of the size (kallsyms even pack smaller), and compressing
- * is most of what a recorder spends per event.
+ * is most of what a recorder spends per event. listen keeps zstd's default, as trace-cmd does
+ * (kt_codec_like_trace_cmd()).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -22,6 +23,7 @@
 
 struct kt_codec {
 	enum kt_compression comp;
+	int zstd_level;
 	ZSTD_CCtx *cctx;	/* created on first compression */
 	ZSTD_DCtx *dctx;	/* created on first decompression */
 	void *obuf;		/* kt_codec_compress_parts(): compressed bytes on their way out */
@@ -87,8 +89,14 @@ int kt_codec_new(enum kt_compression c, struct kt_codec **out)
 	if (!codec)
 		return -ENOMEM;
 	codec->comp = c;
+	codec->zstd_level = ZSTD_LEVEL;
 	*out = codec;
 	return 0;
+}
+
+void kt_codec_like_trace_cmd(struct kt_codec *codec)
+{
+	codec->zstd_level = ZSTD_CLEVEL_DEFAULT;
 }
 
 void kt_codec_free(struct kt_codec *codec)
@@ -148,7 +156,8 @@ static int zstd_cctx(struct kt_codec *codec)
 	if (!codec->cctx)
 		return -ENOMEM;
 	if (ZSTD_isError(ZSTD_CCtx_setParameter(codec->cctx, ZSTD_c_contentSizeFlag, 0)) ||
-	    ZSTD_isError(ZSTD_CCtx_setParameter(codec->cctx, ZSTD_c_compressionLevel, ZSTD_LEVEL)))
+	    ZSTD_isError(ZSTD_CCtx_setParameter(codec->cctx, ZSTD_c_compressionLevel,
+						    codec->zstd_level)))
 		return -EINVAL;
 	return 0;
 }

@@ -394,6 +394,7 @@ static int assemble_v7(struct wr *w, const struct dat_meta *m, struct kt_codec *
 static int open_codec(const struct dat_meta *m, struct kt_codec **codec, struct strbuf *err)
 {
 	enum kt_compression c = KT_COMP_NONE;
+	int ret;
 
 	*codec = NULL;
 	if (m->version < 7)
@@ -402,7 +403,12 @@ static int open_codec(const struct dat_meta *m, struct kt_codec **codec, struct 
 		strbuf_addf(err, "metadata: unknown compression '%s'", m->compression);
 		return -EINVAL;
 	}
-	return c == KT_COMP_NONE ? 0 : kt_codec_new(c, codec);
+	if (c == KT_COMP_NONE)
+		return 0;
+	ret = kt_codec_new(c, codec);
+	if (!ret)
+		kt_codec_like_trace_cmd(*codec);
+	return ret;
 }
 
 int64_t dat_assemble(int out_fd, uint64_t meta_size, const struct dat_meta *m,

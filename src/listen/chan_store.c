@@ -72,6 +72,7 @@ int chan_compress_start(struct chan *c, struct server_ctx *srv, int compression,
 		ret = kt_codec_new(comp, &srv->codecs[comp]);
 		if (ret)
 			return ret;
+		kt_codec_like_trace_cmd(srv->codecs[comp]);
 	}
 	ret = grow(&srv->zin, &srv->zin_cap, chunk);
 	if (!ret)
