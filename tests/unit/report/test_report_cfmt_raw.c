@@ -287,7 +287,11 @@ static int parse_both(struct tep_handle *tep[2], const char *text, const char *s
 
 static void test_synthetic(void **state)
 {
-	uint8_t data[REC_SIZE];
+	/*
+	 * Twice the record: the `bad` records' locations point past REC_SIZE, and libtraceevent
+	 * reads there without checking the record's size; it must read zeros, not the stack.
+	 */
+	uint8_t data[2 * REC_SIZE] = { 0 };
 	struct tep_record r = { .data = data };
 	char text[4096], where[64];
 	size_t i, j, k;
@@ -391,7 +395,11 @@ static void compare_format(const char *path, const char *sys, struct counts *n)
 	struct tep_handle *tep[2];
 	struct report_cfmt *rc;
 	struct tep_event *event;
-	uint8_t data[REC_SIZE];
+	/*
+	 * Twice the record: the `bad` records' locations point past REC_SIZE, and libtraceevent
+	 * reads there without checking the record's size; it must read zeros, not the stack.
+	 */
+	uint8_t data[2 * REC_SIZE] = { 0 };
 	struct tep_record r = { .data = data };
 	uint32_t x = 2463534242u;
 	size_t len;
