@@ -105,13 +105,16 @@ case_disk_full() {
 
 # SIGKILL: nothing of ktrace runs any more; `ktrace reset --restore` replays its journal and a
 # new record works. A record killed before it finished leaves no file or one that report calls
-# an incomplete recording, in one line naming it; one that finished first leaves a good file.
+# an incomplete recording, in one line naming it. The kill comes within 2.5 s and the command
+# sleeps 3 s, so it always lands before the record can finish: a record that had finished
+# (file complete) and was killed on its way out (an ASan build's leak check at exit) would
+# read as complete with status 137, and the test could not tell it from a real failure.
 case_sigkill() {
 	local i delay pid rc verdict
 	for i in $(seq 1 "$ROUNDS"); do
 		sh "$SNAP" > "$W/before.snap"
 		rm -f "$W/k.dat"
-		"$K" record -q -o "$W/k.dat" -e sched:sched_switch -- sleep 2 \
+		"$K" record -q -o "$W/k.dat" -e sched:sched_switch -- sleep 3 \
 			> /dev/null 2> "$W/record.err" &
 		pid=$!
 		delay=$(awk -v r="$RANDOM" 'BEGIN { printf "%.2f", (r % 250) / 100 }')
