@@ -443,10 +443,11 @@ static int record_run(struct record_run *run)
 			ret = record_net_connect(run->plan->net_target, run->plan->net_udp, ret,
 						 &run->net, &run->err);
 	}
-	if (!ret)
-		ret = open_output(run);
+	/* blocked before the file exists: a signal from here on goes through the cleanup */
 	if (!ret)
 		ret = rec_signals_block(&run->sig_fd, &run->old_mask);
+	if (!ret)
+		ret = open_output(run);
 	if (!ret)
 		ret = plan_apply(run->plan, &run->undo);
 	if (!ret)
@@ -567,7 +568,13 @@ static int extract_run(struct record_run *run)
 	ret = plan_check_latency(run->plan);
 	if (ret)
 		return ret;
-	ret = open_output(run);
+	/*
+	 * Reading a buffer consumes it: a signal waits until the file holding the pages is
+	 * written, and is then dropped (rec_signals_unblock), so an interrupted extract keeps them.
+	 */
+	ret = rec_signals_block(&run->sig_fd, &run->old_mask);
+	if (!ret)
+		ret = open_output(run);
 	n = ret ? 0 : run->latency >= 0 ? instance_names(run->plan, run->latency, &names)
 					: extract_names(run->plan, &names);
 	if (n < 0)
@@ -593,6 +600,7 @@ static int extract_run(struct record_run *run)
 		close(run->out_fd);
 	if (ret && run->out_fd >= 0)
 		unlink(output_path(run->plan));
+	rec_signals_unblock(&run->sig_fd, &run->old_mask);
 	if (run->err.len)
 		fprintf(stderr, "ktrace extract: %s\n", strbuf_str(&run->err));
 	else if (ret)
