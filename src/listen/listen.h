@@ -185,8 +185,8 @@ int session_nr_fds(const struct session *s);
 void session_event(struct session *s, int idx, short revents);
 /* Timeouts and completion; returns 1 when the session is over and may be freed. */
 int session_tick(struct session *s, uint64_t now);
-/* Ends a session at shutdown, with a log line when it was not complete. */
-void session_abort(struct session *s, const char *why);
+/* At shutdown: a recording's data so far becomes a file marked incomplete; setup is dropped. */
+void session_stop(struct session *s);
 void session_free(struct session *s);
 
 #endif

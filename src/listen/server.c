@@ -240,8 +240,10 @@ static void server_release(struct server *srv)
 {
 	unsigned int i;
 
-	for (i = 0; i < srv->nr; i++)
+	for (i = 0; i < srv->nr; i++) {
+		session_stop(srv->sessions[i]);
 		session_free(srv->sessions[i]);
+	}
 	free(srv->sessions);
 	free(srv->pfd);
 	free(srv->idx);

@@ -38,7 +38,7 @@ struct session {
 	enum sess_state st;
 	enum net_phase phase;
 	int version;
-	int partial;		/* the client vanished mid-recording */
+	const char *partial;	/* why the recording is incomplete, NULL while it is not */
 	uint32_t cpus;
 	uint32_t page_size;
 	struct chan *ch;
@@ -453,7 +453,7 @@ static void control_eof(struct session *s)
 		start_drain(s);
 	} else if (s->st == ST_MESSAGES && s->phase == NET_PHASE_RECORDING) {
 		/* The metadata is whole: keep what the CPUs sent, under a name that says so. */
-		s->partial = 1;
+		s->partial = "the client vanished mid-recording";
 		start_drain(s);
 	} else if (s->st != ST_DRAIN) {
 		fail(s, s->st == ST_GREET && !s->in_len ? "closed before the handshake" :
@@ -591,7 +591,7 @@ static int assemble(struct session *s, struct strbuf *err, int64_t *size)
 	for (i = 0; !ret && i < s->cpus; i++)
 		ret = finish_channel(s, &blobs[i], i);
 	if (!ret) {
-		*size = dat_assemble(s->out, s->meta_size, &m, blobs, s->cpus, NULL, err);
+		*size = dat_assemble(s->out, s->meta_size, &m, blobs, s->cpus, s->partial, err);
 		ret = *size < 0 ? (int)*size : 0;
 	}
 	free(blobs);
@@ -661,8 +661,9 @@ static void finish(struct session *s)
 		strbuf_release(&err);
 		return;
 	}
-	snprintf(msg, sizeof(msg), " (%lld bytes, %u CPUs)%s", (long long)size, s->cpus,
-		 s->partial ? ": the client vanished mid-recording, data so far kept" : "");
+	snprintf(msg, sizeof(msg), " (%lld bytes, %u CPUs)%s%s%s", (long long)size, s->cpus,
+		 s->partial ? ": " : "", s->partial ? s->partial : "",
+		 s->partial ? ", data so far kept" : "");
 	listen_logf(s->srv->log, "%s: wrote %s%s", s->name, s->final_name, msg);
 	strbuf_release(&err);
 	s->tmp_name[0] = '\0';
@@ -704,7 +705,7 @@ int session_tick(struct session *s, uint64_t now)
 		} else if (now - since > cfg->drain_ms) {
 			slog(s, "%s", "CPU data still open after the recording ended; keeping "
 				"what arrived");
-			s->partial = 1;
+			s->partial = "CPU data still open after the recording ended";
 			finish(s);
 		}
 	} else if (s->st != ST_OVER && s->phase < NET_PHASE_RECORDING && s->st != ST_V1_META &&
@@ -714,9 +715,20 @@ int session_tick(struct session *s, uint64_t now)
 	return s->st == ST_OVER;
 }
 
-void session_abort(struct session *s, const char *why)
+/*
+ * A stopped listener keeps what a recording sent: whatever has its metadata whole becomes a
+ * .partial.dat marked incomplete; only sessions still in setup are dropped.
+ */
+void session_stop(struct session *s)
 {
-	fail(s, why, NULL);
+	if (s->st == ST_DRAIN && !drained(s, listen_now_ms()))
+		s->partial = "ktrace listen was stopped while the last CPU data arrived";
+	if (s->st == ST_MESSAGES && s->phase == NET_PHASE_RECORDING)
+		s->partial = "ktrace listen was stopped mid-recording";
+	if (s->st == ST_DRAIN || (s->st == ST_MESSAGES && s->phase == NET_PHASE_RECORDING))
+		finish(s);
+	else if (s->st != ST_OVER)
+		fail(s, "listener stopping during setup", NULL);
 }
 
 void session_free(struct session *s)

@@ -6,7 +6,8 @@
 # leaves nothing that passes for a complete recording, and once restarted on the same port
 # and directory recovers what the killed one received into a .incomplete.dat that both
 # reports read (one line on stderr says so, no hidden file is left) and serves a new client
-# right; a second listener started on a directory a live one writes into leaves its files be.
+# right; a second listener started on a directory a live one writes into leaves its files be;
+# a listener stopped by SIGTERM mid-stream keeps the session's data in a .partial.dat.
 #   faults_listen.sh KTRACE NET_REPLAY CORPUS_DIR
 set -u
 KTRACE=$1
@@ -61,7 +62,9 @@ got=$D/$(last_file)
 timeout -s KILL 60 "$KTRACE" report -i "$got" > "$W/partial.txt" 2> "$W/partial.err"
 rc=$?
 [ $rc = 0 ] && [ -s "$W/partial.txt" ] &&
-	pass "the .partial.dat of the killed client reads ($(wc -l < "$W/partial.txt") lines)" ||
+	grep -qF "$got: incomplete recording (the client vanished mid-recording)" "$W/partial.err" &&
+	pass "the .partial.dat of the killed client reads ($(wc -l < "$W/partial.txt") lines)," \
+	     "and report says why it is incomplete" ||
 	fail "report of the .partial.dat: exit $rc: $(head -3 "$W/partial.err")"
 rm -f "$got"
 kill -0 "$LISTEN_PID" 2>/dev/null && pass "the listener is still up" || fail "the listener died"
@@ -149,5 +152,33 @@ got=$D/$(last_file)
 rm -f "$got"
 left=$(cd "$D" && ls -A)
 [ -z "$left" ] && pass "nothing else left in the directory" || fail "left in the directory: $left"
+
+# 5. The listener is stopped (SIGTERM, as a user would) mid-stream: the session's data so far
+# becomes a .partial.dat saying why, the client ends with an error, and the listener exits 0.
+"$REPLAY" --repeat $BIG 127.0.0.1 "$PORT" "$SRC" 2>/dev/null &
+BIG_PID=$!
+streaming 3 || fail "the big client was not set up"
 stop_listener
+wait_log "wrote .*\.partial\.dat .*ktrace listen was stopped mid-recording" 1 &&
+	pass "listener stopped mid-stream: the session is kept in a .partial.dat"
+timeout -s KILL 30 tail --pid="$BIG_PID" -f /dev/null
+wait "$BIG_PID"
+rc=$?
+[ $rc != 0 ] && [ $rc != 137 ] && pass "listener stopped: its client exits $rc" ||
+	fail "listener stopped: its client exits $rc"
+got=$D/$(last_file)
+timeout -s KILL 60 "$KTRACE" report -i "$got" > "$W/stopped.txt" 2> "$W/stopped.err"
+rc=$?
+events=$(grep -c 'sched_' "$W/stopped.txt")
+[ $rc = 0 ] && [ "$events" -gt 1000 ] &&
+	grep -qF "$got: incomplete recording (ktrace listen was stopped mid-recording)" \
+		"$W/stopped.err" &&
+	pass "ktrace report reads it ($events events) and says it is incomplete" ||
+	fail "report of the stopped session's file: exit $rc, $events events: $(head -3 "$W/stopped.err")"
+tc_report "$got" 2> "$W/stopped_tc.err" | cmp -s - "$W/stopped.txt" &&
+	pass "trace-cmd report reads it the same" ||
+	fail "trace-cmd report differs on the stopped session's file: $(head -3 "$W/stopped_tc.err")"
+rm -f "$got"
+left=$(cd "$D" && ls -A)
+[ -z "$left" ] && pass "listener stopped: nothing else left" || fail "listener stopped: left $left"
 finish "$LOG"
