@@ -3,6 +3,7 @@
 #define KTRACE_TEST_CORPUS_UTIL_H
 
 /* Helpers shared by the dat unit tests: corpus paths and whole-file reads. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,32 @@ static inline char *corpus_path(const char *dir, const char *name)
 	if (p)
 		snprintf(p, n, "%s/%s", dir, name);
 	return p;
+}
+
+/* Calls fn(path, arg) for every .dat file in dir; returns how many, or -1 if dir cannot be read. */
+static inline int corpus_each_dat(const char *dir, void (*fn)(const char *path, void *arg),
+				  void *arg)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int files = 0;
+	size_t len;
+	char *path;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		len = strlen(de->d_name);
+		if (len < 5 || strcmp(de->d_name + len - 4, ".dat"))
+			continue;
+		path = corpus_path(dir, de->d_name);
+		if (path)
+			fn(path, arg);
+		free(path);
+		files++;
+	}
+	closedir(d);
+	return files;
 }
 
 static inline unsigned char *read_whole(const char *path, size_t *len)

@@ -6,7 +6,6 @@
  *  - synthetic formats with the conversions, flags, lengths, casts and strings the compiler
  *    accepts, over values chosen at the sign and width edges; and formats it must refuse.
  */
-#include <dirent.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -21,6 +20,7 @@
 
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
+#include "../dat/corpus_util.h"
 
 static const char *corpus_dir;
 
@@ -63,15 +63,20 @@ static int compare(struct tep_handle *tep, struct report_cfmt *rc, struct tep_re
 	return ret;
 }
 
-static long compare_file(const char *path, int *distinct)
+struct corpus_counts {
+	long records;
+	int distinct;		/* event types */
+};
+
+static void compare_file(const char *path, void *arg)
 {
+	struct corpus_counts *counts = arg;
 	struct strbuf err = STRBUF_INIT;
 	struct report_stream *st;
 	struct report_cfmt *rc;
 	struct report_event ev;
 	struct dat_file *df;
 	char *seen;
-	long n = 0;
 	int ret, type;
 
 	assert_int_equal(dat_file_open(path, &df, &err), 0);
@@ -82,10 +87,10 @@ static long compare_file(const char *path, int *distinct)
 	while ((ret = report_stream_next(st, &ev, &err)) == 1) {
 		if (!compare(dat_file_tep(df), rc, ev.record, path))
 			continue;
-		n++;
+		counts->records++;
 		type = tep_data_type(dat_file_tep(df), ev.record);
 		if (!seen[type & 0xffff]++)
-			(*distinct)++;
+			counts->distinct++;
 	}
 	assert_int_equal(ret, 0);
 	free(seen);
@@ -93,35 +98,21 @@ static long compare_file(const char *path, int *distinct)
 	report_stream_close(st);
 	dat_file_close(df);
 	strbuf_release(&err);
-	return n;
 }
 
 static void test_corpus(void **state)
 {
-	DIR *d = opendir(corpus_dir);
-	struct dirent *de;
-	char path[4096];
-	long records = 0;
-	int files = 0, distinct = 0;
-	size_t len;
+	struct corpus_counts counts = { 0 };
+	int files;
 
 	(void)state;
-	assert_non_null(d);
-	while ((de = readdir(d))) {
-		len = strlen(de->d_name);
-		if (len < 5 || strcmp(de->d_name + len - 4, ".dat"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", corpus_dir, de->d_name);
-		records += compare_file(path, &distinct);
-		files++;
-	}
-	closedir(d);
+	files = corpus_each_dat(corpus_dir, compare_file, &counts);
 	print_message("%d files: %ld records of %d event types compiled, all identical\n", files,
-		      records, distinct);
+		      counts.records, counts.distinct);
 	/* 629 records of 33 types when this was written: the fast path must keep running */
 	assert_true(files >= 20);
-	assert_true(records >= 600);
-	assert_true(distinct >= 30);
+	assert_true(counts.records >= 600);
+	assert_true(counts.distinct >= 30);
 }
 
 /* ------------------------------------------------------------------ synthetic formats */

@@ -31,6 +31,7 @@
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
 #include "../sched_formats.h"
+#include "../dat/corpus_util.h"
 
 static const char *corpus_dir;
 static const char *events_dir;
@@ -78,8 +79,9 @@ static void compare(struct report_cfmt *rc, struct tep_handle *ref, struct tep_r
 	strbuf_release(&sb);
 }
 
-static void compare_file(const char *path, struct counts *n)
+static void compare_file(const char *path, void *arg)
 {
+	struct counts *n = arg;
 	struct strbuf err = STRBUF_INIT;
 	struct dat_file *df, *ref;
 	struct report_stream *st;
@@ -104,24 +106,11 @@ static void compare_file(const char *path, struct counts *n)
 static void test_corpus(void **state)
 {
 	struct counts *n = calloc(1, sizeof(*n));
-	DIR *d = opendir(corpus_dir);
-	struct dirent *de;
-	char path[4096];
-	int files = 0;
-	size_t len;
+	int files;
 
 	(void)state;
 	assert_non_null(n);
-	assert_non_null(d);
-	while ((de = readdir(d))) {
-		len = strlen(de->d_name);
-		if (len < 5 || strcmp(de->d_name + len - 4, ".dat"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", corpus_dir, de->d_name);
-		compare_file(path, n);
-		files++;
-	}
-	closedir(d);
+	files = corpus_each_dat(corpus_dir, compare_file, n);
 	print_message("%d files: %ld records of %d event types compiled, all identical; %ld "
 		      "given back\n", files, n->compiled, n->types, n->fallback);
 	/* 6799 records of 59 types, 4 given back, when this was written */
