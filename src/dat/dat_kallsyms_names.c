@@ -35,54 +35,58 @@ static int add(struct names *n, const char *name)
 	return 0;
 }
 
+/* The sub-trees of arg that libtraceevent evaluates; returns how many (at most 3). */
+static int children(const struct tep_print_arg *arg, const struct tep_print_arg *c[3])
+{
+	switch (arg->type) {
+	case TEP_PRINT_FLAGS:
+		c[0] = arg->flags.field;
+		return 1;
+	case TEP_PRINT_SYMBOL:
+		c[0] = arg->symbol.field;
+		return 1;
+	case TEP_PRINT_HEX:
+	case TEP_PRINT_HEX_STR:
+		c[0] = arg->hex.field;
+		c[1] = arg->hex.size;
+		return 2;
+	case TEP_PRINT_INT_ARRAY:
+		c[0] = arg->int_array.field;
+		c[1] = arg->int_array.count;
+		c[2] = arg->int_array.el_size;
+		return 3;
+	case TEP_PRINT_TYPE:
+		c[0] = arg->typecast.item;
+		return 1;
+	case TEP_PRINT_DYNAMIC_ARRAY:
+		c[0] = arg->dynarray.index;
+		return 1;
+	case TEP_PRINT_OP:
+		c[0] = arg->op.left;
+		c[1] = arg->op.right;
+		return 2;
+	case TEP_PRINT_FUNC:
+		c[0] = arg->func.args;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* The words of an argument tree that libtraceevent would look up as symbols. */
 static int collect(const struct tep_print_arg *arg, struct names *n)
 {
-	int ret = 0;
+	const struct tep_print_arg *c[3];
+	int ret = 0, i, nr;
 
 	for (; arg && !ret; arg = arg->next) {
-		switch (arg->type) {
-		case TEP_PRINT_ATOM:
-			/* a number, or 0 after the lookup: digits never reach the list */
-			if (arg->atom.atom && !isdigit((unsigned char)arg->atom.atom[0]))
-				ret = add(n, arg->atom.atom);
-			break;
-		case TEP_PRINT_FLAGS:
-			ret = collect(arg->flags.field, n);
-			break;
-		case TEP_PRINT_SYMBOL:
-			ret = collect(arg->symbol.field, n);
-			break;
-		case TEP_PRINT_HEX:
-		case TEP_PRINT_HEX_STR:
-			ret = collect(arg->hex.field, n);
-			if (!ret)
-				ret = collect(arg->hex.size, n);
-			break;
-		case TEP_PRINT_INT_ARRAY:
-			ret = collect(arg->int_array.field, n);
-			if (!ret)
-				ret = collect(arg->int_array.count, n);
-			if (!ret)
-				ret = collect(arg->int_array.el_size, n);
-			break;
-		case TEP_PRINT_TYPE:
-			ret = collect(arg->typecast.item, n);
-			break;
-		case TEP_PRINT_DYNAMIC_ARRAY:
-			ret = collect(arg->dynarray.index, n);
-			break;
-		case TEP_PRINT_OP:
-			ret = collect(arg->op.left, n);
-			if (!ret)
-				ret = collect(arg->op.right, n);
-			break;
-		case TEP_PRINT_FUNC:
-			ret = collect(arg->func.args, n);
-			break;
-		default:
-			break;
-		}
+		/* a number, or 0 after the lookup: digits never reach the list */
+		if (arg->type == TEP_PRINT_ATOM && arg->atom.atom &&
+		    !isdigit((unsigned char)arg->atom.atom[0]))
+			ret = add(n, arg->atom.atom);
+		nr = children(arg, c);
+		for (i = 0; i < nr && !ret; i++)
+			ret = collect(c[i], n);
 	}
 	return ret;
 }
