@@ -63,6 +63,7 @@ struct report_opts {
 	bool ts_diff;
 	bool wakeup;		/* -w */
 	bool profile;		/* --profile: a table per task instead of the events */
+	bool by_comm;		/* --by-comm: --profile's rows are task names */
 	bool quiet;		/* -q */
 	bool filter_test;	/* -T: check the filters and exit */
 	bool check_events;

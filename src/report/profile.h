@@ -8,6 +8,7 @@
  *
  *   profile_acc.c     the per-task state machine, fed plain values (no libtraceevent)
  *   profile_read.c    the file's sched/kernel_stack records -> profile_acc calls
+ *   profile_comm.c    --by-comm: the tasks of one name merged into one row
  *   profile_print.c   the text table and the JSON object
  *
  * A task is always in one state; each change closes an interval of the old state:
@@ -64,6 +65,7 @@ struct profile_task {
 	bool block_open;		/* that sleep/block has not ended yet */
 	uint64_t *stack_ips;		/* the stack that came, until its block ends */
 	size_t stack_nr;
+	int nr_merged;			/* --by-comm: the tasks this row adds up (pid: the lowest) */
 };
 
 struct profile {
@@ -73,6 +75,7 @@ struct profile {
 	size_t nr_tasks, alloc_tasks;
 	void *root;			/* tsearch() index of tasks by pid */
 	bool stacks;			/* the file has kernel_stack events */
+	bool by_comm;			/* the rows are names (profile_by_comm) */
 };
 
 /* Every event's timestamp, so that the file's first and last are known. */
@@ -89,6 +92,12 @@ int profile_wakeup(struct profile *p, uint64_t ts, int pid, const char *comm, bo
 int profile_stack(struct profile *p, int pid, const uint64_t *ips, size_t nr);
 /* Closes every open interval at the file's last timestamp and sorts the tasks and stacks. */
 int profile_finish(struct profile *p);
+/* Busiest task first (time running), then by pid; each task's stacks longest first. */
+int profile_sort(struct profile *p);
+/* Whether --pid/--comm choose the task (all are chosen without them). */
+bool profile_task_shown(const struct profile_task *t, const struct report_opts *o);
+/* --by-comm, after profile_finish(): the chosen tasks of one comm become one row. */
+int profile_by_comm(struct profile *p, const struct report_opts *o);
 void profile_release(struct profile *p);
 
 /* How to print a finished profile. */

@@ -283,6 +283,19 @@ static int cmp_stacks(const void *a, const void *b)
 	return x->sum.max < y->sum.max ? 1 : x->sum.max > y->sum.max ? -1 : 0;
 }
 
+int profile_sort(struct profile *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_tasks; i++)
+		if (p->tasks[i]->nr_stacks)
+			qsort(p->tasks[i]->stacks, p->tasks[i]->nr_stacks,
+			      sizeof(*p->tasks[i]->stacks), cmp_stacks);
+	if (p->nr_tasks)
+		qsort(p->tasks, p->nr_tasks, sizeof(*p->tasks), cmp_tasks);
+	return 0;
+}
+
 int profile_finish(struct profile *p)
 {
 	size_t i;
@@ -294,12 +307,8 @@ int profile_finish(struct profile *p)
 		if (t->state == ST_UNSEEN)
 			continue;	/* only seen in a wakeup that did nothing: no time known */
 		ret = close_state(p, t, p->last_ts);
-		if (t->nr_stacks)
-			qsort(t->stacks, t->nr_stacks, sizeof(*t->stacks), cmp_stacks);
 	}
-	if (p->nr_tasks)
-		qsort(p->tasks, p->nr_tasks, sizeof(*p->tasks), cmp_tasks);
-	return ret;
+	return ret ? ret : profile_sort(p);
 }
 
 static void task_free(void *arg)

@@ -18,7 +18,7 @@ static const char *const bucket_name[PROFILE_NR_BUCKETS] = {
 	[PROFILE_PREEMPT] = "preempted", [PROFILE_WAIT] = "wakeup_wait", [PROFILE_OTHER] = "other",
 };
 
-static bool task_shown(const struct profile_task *t, const struct report_opts *o)
+bool profile_task_shown(const struct profile_task *t, const struct report_opts *o)
 {
 	int i;
 
@@ -56,33 +56,54 @@ static void put_frame(struct strbuf *sb, struct tep_handle *tep, uint64_t ip)
 		strbuf_addf(sb, "0x%llx", (unsigned long long)ip);
 }
 
+/* "comm-pid", or with --by-comm "comm [tasks]" */
+static const char *row_name(char *buf, size_t len, const struct profile *p,
+			    const struct profile_task *t)
+{
+	const char *comm = t->comm[0] ? t->comm : "<...>";
+
+	if (p->by_comm)
+		snprintf(buf, len, "%s [%d]", comm, t->nr_merged);
+	else
+		snprintf(buf, len, "%s-%d", comm, t->pid);
+	return buf;
+}
+
 static void print_header(const struct profile *p, const struct profile_view *v, FILE *out)
 {
 	enum report_time_unit unit = v->ticks ? REPORT_TIME_RAW : REPORT_TIME_USECS;
-	char first[48], last[48], span[32];
+	char first[48], last[48], span[32], rows[64];
+	size_t i, tasks = 0;
 
 	report_time_format(first, p->first_ts, unit, false);
 	report_time_format(last, p->last_ts, unit, false);
-	fprintf(out, "Profile of %s: %s %s from %s to %s, %d CPUs, %zu tasks\n", v->input,
+	for (i = 0; i < p->nr_tasks; i++)
+		tasks += p->by_comm ? (size_t)p->tasks[i]->nr_merged : 1;
+	if (p->by_comm)
+		snprintf(rows, sizeof(rows), "%zu tasks under %zu names", tasks, p->nr_tasks);
+	else
+		snprintf(rows, sizeof(rows), "%zu tasks", tasks);
+	fprintf(out, "Profile of %s: %s %s from %s to %s, %d CPUs, %s\n", v->input,
 		put_time(span, sizeof(span), p->last_ts - p->first_ts, v->ticks),
 		v->ticks ? "ticks" : "ms", first + strspn(first, " "), last + strspn(last, " "),
-		v->nr_cpus, p->nr_tasks);
+		v->nr_cpus, rows);
 	fprintf(out, "Times in %s. RUNNING: on a CPU. SLEEP: switched out in S (or I) until "
 		"woken. BLOCKED: in D until\nwoken. PREEMPTED: runnable, waiting for the CPU again. "
 		"WAKE-WAIT: from wakeup to running (the\nwakeup latency). OTHER: stopped/parked, or "
 		"off CPU since the file's start.\n\n", v->ticks ? "clock ticks" : "ms");
-	fprintf(out, "%-24s %11s %11s %11s %11s %11s %11s %7s %7s %7s %7s %10s\n", "TASK",
+	fprintf(out, "%-24s %11s %11s %11s %11s %11s %11s %7s %7s %7s %7s %10s\n",
+		p->by_comm ? "COMM [TASKS]" : "TASK",
 		"RUNNING", "SLEEP", "BLOCKED", "PREEMPTED", "WAKE-WAIT", "OTHER", "RUNS", "SLEEPS",
 		"BLOCKS", "PREEMPT", "MAX-WAIT");
 }
 
-static void print_row(const struct profile_task *t, bool ticks, FILE *out)
+static void print_row(const struct profile *p, const struct profile_task *t, bool ticks,
+		      FILE *out)
 {
 	char name[48], buf[32];
 	int b;
 
-	snprintf(name, sizeof(name), "%s-%d", t->comm[0] ? t->comm : "<...>", t->pid);
-	fprintf(out, "%-24s", name);
+	fprintf(out, "%-24s", row_name(name, sizeof(name), p, t));
 	for (b = 0; b < PROFILE_NR_BUCKETS; b++)
 		fprintf(out, " %11s", put_time(buf, sizeof(buf), t->sum[b].total, ticks));
 	fprintf(out, " %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %10s\n",
@@ -91,13 +112,14 @@ static void print_row(const struct profile_task *t, bool ticks, FILE *out)
 		put_time(buf, sizeof(buf), t->sum[PROFILE_WAIT].max, ticks));
 }
 
-static void print_stacks(const struct profile_task *t, const struct profile_view *v, FILE *out)
+static void print_stacks(const struct profile *p, const struct profile_task *t,
+			 const struct profile_view *v, FILE *out)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char total[32], max[32];
+	char total[32], max[32], name[48];
 	size_t i, f;
 
-	fprintf(out, "\n%s-%d: %zu distinct stack%s\n", t->comm[0] ? t->comm : "<...>", t->pid,
+	fprintf(out, "\n%s: %zu distinct stack%s\n", row_name(name, sizeof(name), p, t),
 		t->nr_stacks, t->nr_stacks == 1 ? "" : "s");
 	for (i = 0; i < t->nr_stacks && i < PROFILE_TOP_STACKS; i++) {
 		const struct profile_stack *s = &t->stacks[i];
@@ -124,9 +146,9 @@ void profile_print_text(const struct profile *p, const struct profile_view *v, F
 
 	print_header(p, v, out);
 	for (i = 0; i < p->nr_tasks; i++) {
-		if (!task_shown(p->tasks[i], v->opts))
+		if (!profile_task_shown(p->tasks[i], v->opts))
 			continue;
-		print_row(p->tasks[i], v->ticks, out);
+		print_row(p, p->tasks[i], v->ticks, out);
 		any_stack |= p->tasks[i]->nr_stacks > 0;
 	}
 	if (!p->stacks)
@@ -136,8 +158,8 @@ void profile_print_text(const struct profile *p, const struct profile_view *v, F
 	if (!any_stack)
 		fprintf(out, "  none: no task blocked with a stack recorded\n");
 	for (i = 0; i < p->nr_tasks; i++)
-		if (p->tasks[i]->nr_stacks && task_shown(p->tasks[i], v->opts))
-			print_stacks(p->tasks[i], v, out);
+		if (p->tasks[i]->nr_stacks && profile_task_shown(p->tasks[i], v->opts))
+			print_stacks(p, p->tasks[i], v, out);
 }
 
 static void json_sum(struct strbuf *sb, const char *name, const struct profile_sum *s)
@@ -170,11 +192,15 @@ static void json_stacks(struct strbuf *sb, const struct profile_task *t, struct 
 	strbuf_release(&frame);
 }
 
-static void json_task(struct strbuf *sb, const struct profile_task *t, struct tep_handle *tep)
+static void json_task(struct strbuf *sb, const struct profile *p, const struct profile_task *t,
+		      struct tep_handle *tep)
 {
 	int b;
 
-	strbuf_addf(sb, "{\"pid\":%d,\"comm\":", t->pid);
+	if (p->by_comm)
+		strbuf_addf(sb, "{\"tasks\":%d,\"comm\":", t->nr_merged);
+	else
+		strbuf_addf(sb, "{\"pid\":%d,\"comm\":", t->pid);
 	report_json_put_str(sb, t->comm, strlen(t->comm));
 	for (b = 0; b < PROFILE_NR_BUCKETS; b++) {
 		strbuf_addch(sb, ',');
@@ -196,11 +222,11 @@ void profile_print_json(const struct profile *p, const struct profile_view *v, F
 		    ",\"cpus\":%d,\"stacks_recorded\":%s,\"tasks\":[", v->ticks ? "ticks" : "ns",
 		    p->first_ts, p->last_ts, v->nr_cpus, p->stacks ? "true" : "false");
 	for (i = 0; i < p->nr_tasks; i++) {
-		if (!task_shown(p->tasks[i], v->opts))
+		if (!profile_task_shown(p->tasks[i], v->opts))
 			continue;
 		strbuf_addstr(&sb, first ? "\n" : ",\n");
 		first = false;
-		json_task(&sb, p->tasks[i], v->tep);
+		json_task(&sb, p, p->tasks[i], v->tep);
 	}
 	strbuf_addstr(&sb, "\n]}\n");
 	fwrite(sb.buf, 1, sb.len, out);

@@ -207,6 +207,8 @@ int report_profile_print(struct dat_file *df, const struct report_opts *o, FILE 
 	ret = check_opts(o, err);
 	if (!ret)
 		ret = read_file(df, &p, err);
+	if (!ret && o->by_comm)
+		ret = profile_by_comm(&p, o);
 	if (ret) {
 		if (ret == -ENOMEM && !err->len)
 			strbuf_addstr(err, "--profile: out of memory");

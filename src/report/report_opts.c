@@ -75,7 +75,7 @@ static const struct kt_option report_options[] = {
 	{ OPT_EVENT, "event", KT_ARG_REQUIRED, "NAME", "not supported (trace-cmd prints a format)" },
 	{ OPT_PROFILE, "profile", KT_ARG_NONE, NULL,
 	  "per task: time running, sleeping, blocked, preempted; -T stacks" },
-	{ OPT_BYCOMM, "by-comm", KT_ARG_NONE, NULL, "not supported (a --profile option)" },
+	{ OPT_BYCOMM, "by-comm", KT_ARG_NONE, NULL, "--profile: one row per task name" },
 	{ 'H', NULL, KT_ARG_REQUIRED, "HOOK", "not supported (a --profile option)" },
 	{ 0 }
 };
@@ -232,6 +232,8 @@ static int check_format(void *priv)
 		why = "--fields needs --format csv or json";
 	else if (o->wakeup && o->format != REPORT_FORMAT_TEXT)
 		why = "-w prints into the text output: it needs --format text";
+	else if (o->by_comm && !o->profile)
+		why = "--by-comm is a --profile option: add --profile";
 	if (!why)
 		return 0;
 	fprintf(stderr, "ktrace report: %s\n", why);
@@ -346,7 +348,7 @@ static int one_option(void *priv, int c, const char *arg)
 	case OPT_TS2SECS: o->ts2secs = strtoull(arg, NULL, 0); return 0;
 	case OPT_EVENTS: return unsupported("--events");
 	case OPT_EVENT: return unsupported("--event");
-	case OPT_BYCOMM: return unsupported("--by-comm");
+	case OPT_BYCOMM: o->by_comm = true; return 0;
 	case 'H': return unsupported("-H");
 	default: return -EINVAL;
 	}

@@ -74,4 +74,29 @@ row=$(grep "^profile_helper-$pid " "$W/p.txt") || fail "no row for pid $pid: $(c
 want=$(awk -v n="$ran" 'BEGIN { printf "%.3f", int((n + 500) / 1000) / 1000 }')
 [ "$(echo "$row" | awk '{ print $2 }')" = "$want" ] || fail "text row '$row': running != $want"
 grep -q "nanosleep" "$W/p.txt" || fail "the text output lacks the nanosleep stack"
+# --by-comm: each name's row adds up exactly the per-task rows of that name (sums and counts
+# add, maxima are the largest), and the table has one row per name
+"$K" report --profile --by-comm --format json "$W/t.dat" > "$W/c.json" ||
+	fail "report --profile --by-comm failed"
+python3 -c 'import json, sys
+tasks = json.load(open(sys.argv[1]))["tasks"]
+rows = json.load(open(sys.argv[2]))["tasks"]
+want = {}
+for t in tasks:
+    w = want.setdefault(t["comm"], {"tasks": 0})
+    w["tasks"] += 1
+    for b in ("running", "sleep", "blocked", "preempted", "wakeup_wait", "other"):
+        s = w.setdefault(b, {"total": 0, "count": 0, "max": 0})
+        s["total"] += t[b]["total"]
+        s["count"] += t[b]["count"]
+        s["max"] = max(s["max"], t[b]["max"])
+got = {r["comm"]: r for r in rows}
+if len(got) != len(rows) or set(got) != set(want):
+    sys.exit("names: %d rows, %s against %s" % (len(rows), sorted(got), sorted(want)))
+for comm, w in want.items():
+    for k, v in w.items():
+        if got[comm][k] != v:
+            sys.exit("%s %s: %s, the tasks add up to %s" % (comm, k, got[comm][k], v))
+print("ok: --by-comm: %d tasks in %d rows, each the sum of its tasks" % (len(tasks), len(rows)))
+' "$W/p.json" "$W/c.json" || fail "--by-comm rows are not the sums of their tasks"
 echo "ok: pid $pid slept $sleeps x ($slept ns), ran $ran ns (process CPU $cpu ns)"

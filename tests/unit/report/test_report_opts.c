@@ -92,10 +92,14 @@ static void test_errors(void **state)
 	report_opts_release(&o);
 	assert_int_equal(PARSE(&o, "--cpu", "2-1"), -EINVAL);
 	report_opts_release(&o);
+	/* --by-comm shapes --profile's table: alone it has nothing to do */
 	assert_int_equal(PARSE(&o, "--by-comm"), -EINVAL);
 	report_opts_release(&o);
 	assert_int_equal(PARSE(&o, "--profile"), 0);
 	assert_true(o.profile);
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "--profile", "--by-comm"), 0);
+	assert_true(o.profile && o.by_comm);
 	report_opts_release(&o);
 	assert_int_equal(PARSE(&o, "--no-such-option"), -EINVAL);
 	report_opts_release(&o);

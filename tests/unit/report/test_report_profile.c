@@ -153,6 +153,79 @@ static void test_clipped(void **state)
 }
 
 /*
+ * --by-comm: two "w" tasks and one "v" on one CPU, ending at 100.
+ *   10 w: runs 0-10, sleeps (stack X) 10-30, waits 30-40, runs 40-60, blocks (stack Y) to 100
+ *   11 w: off CPU since the start 0-10, runs 10-25, sleeps (X) 25-50, waits 50-60, runs to 100
+ *   12 v: off CPU 0-25, runs 25-40, preempted 40-100
+ * "w [2]" adds 10 and 11 up (X seen by both: one stack); --pid 10,12 keeps 10 alone in it.
+ */
+static void by_comm_sequence(struct profile *p)
+{
+	const uint64_t x[] = { 0xffffffff81000010ULL, 0xffffffff81000200ULL },
+		       y[] = { 0xffffffff81000010ULL, 0xffffffff81000300ULL };
+
+	profile_note_ts(p, 0);
+	assert_int_equal(profile_switch(p, 0, 0, "swapper/0", 0, 10, "w"), 0);
+	assert_int_equal(profile_switch(p, 10, 10, "w", S, 11, "w"), 0);
+	assert_int_equal(profile_stack(p, 10, x, 2), 0);
+	assert_int_equal(profile_switch(p, 25, 11, "w", S, 12, "v"), 0);
+	assert_int_equal(profile_stack(p, 11, x, 2), 0);
+	assert_int_equal(profile_wakeup(p, 30, 10, "w", false), 0);
+	assert_int_equal(profile_switch(p, 40, 12, "v", R_PLUS, 10, "w"), 0);
+	assert_int_equal(profile_wakeup(p, 50, 11, "w", false), 0);
+	assert_int_equal(profile_switch(p, 60, 10, "w", D, 11, "w"), 0);
+	assert_int_equal(profile_stack(p, 10, y, 2), 0);
+	profile_note_ts(p, 100);
+	assert_int_equal(profile_finish(p), 0);
+}
+
+static void test_by_comm(void **state)
+{
+	struct report_opts o = { .format = REPORT_FORMAT_TEXT, .by_comm = true };
+	struct profile p = { 0 };
+	const struct profile_task *w, *v;
+
+	(void)state;
+	by_comm_sequence(&p);
+	assert_int_equal(profile_by_comm(&p, &o), 0);
+	assert_true(p.by_comm);
+	assert_int_equal(p.nr_tasks, 2);
+	w = p.tasks[0];		/* busiest first */
+	v = p.tasks[1];
+	assert_string_equal(w->comm, "w");
+	assert_int_equal(w->nr_merged, 2);
+	assert_int_equal(w->pid, 10);
+	check_sum(&w->sum[PROFILE_RUN], 10 + 20 + 15 + 40, 4, 40);
+	check_sum(&w->sum[PROFILE_SLEEP], 20 + 25, 2, 25);
+	check_sum(&w->sum[PROFILE_WAIT], 10 + 10, 2, 10);
+	check_sum(&w->sum[PROFILE_BLOCK], 40, 1, 40);
+	check_sum(&w->sum[PROFILE_OTHER], 0 + 10, 2, 10);	/* 10's is 0 long: in at the start */
+	assert_int_equal(w->nr_stacks, 2);
+	check_sum(&w->stacks[0].sum, 20 + 25, 2, 25);	/* X, from both tasks */
+	check_sum(&w->stacks[1].sum, 40, 1, 40);		/* Y */
+	assert_string_equal(v->comm, "v");
+	assert_int_equal(v->nr_merged, 1);
+	check_sum(&v->sum[PROFILE_RUN], 15, 1, 15);
+	check_sum(&v->sum[PROFILE_PREEMPT], 60, 1, 60);
+	check_sum(&v->sum[PROFILE_OTHER], 25, 1, 25);
+	profile_release(&p);
+
+	/* --pid chooses tasks before they are merged */
+	memset(&p, 0, sizeof(p));
+	o.pids = (char *[]){ "10", "12" };
+	o.nr_pids = 2;
+	by_comm_sequence(&p);
+	assert_int_equal(profile_by_comm(&p, &o), 0);
+	assert_int_equal(p.nr_tasks, 2);
+	w = p.tasks[0];
+	assert_int_equal(w->nr_merged, 1);
+	check_sum(&w->sum[PROFILE_RUN], 10 + 20, 2, 20);
+	check_sum(&w->stacks[0].sum, 40, 1, 40);		/* Y, then X of task 10 only */
+	check_sum(&w->stacks[1].sum, 20, 1, 20);
+	profile_release(&p);
+}
+
+/*
  * sched.dat, `trace-cmd report -t`: sleep-121 is forked at 5.870308354, switched in at
  * 5.870764695, sleeps (S) at 5.874354689, is woken at 6.874812617, switched in at
  * 6.875188092 and exits (X) at 6.878970797.
@@ -225,6 +298,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_states),
 		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_clipped),
+		cmocka_unit_test(test_by_comm),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_refused),
 	};
