@@ -520,4 +520,10 @@ int report_print_cpus(struct dat_file *df, const struct report_opts *o,
 /* -E: every event as system:name, sorted by system then name */
 void report_print_event_list(struct tep_handle *tep, FILE *out);
 
+/*
+ * --events (regex NULL) and --event REGEX: the event formats of the file, as the kernel wrote
+ * them (report_formats.c says which). 0 or negative errno with a message in err.
+ */
+int report_print_formats(struct dat_file *df, const char *regex, FILE *out, struct strbuf *err);
+
 #endif

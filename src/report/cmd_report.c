@@ -57,6 +57,12 @@ static int print_listing(struct report_run *run)
 		printf("file is %s endian and host is %s endian\n",
 		       dat_file_big_endian(run->df) ? "big" : "little",
 		       tep_is_bigendian() ? "big" : "little");
+	} else if (o->print_all_events || o->print_event) {
+		/* as trace-cmd: --events wins over --event */
+		int ret = report_print_formats(run->df, o->print_all_events ? NULL : o->print_event,
+					       stdout, run->err);
+
+		return ret < 0 ? ret : 1;
 	} else if (o->show_funcs) {
 		tep_print_funcs(run->tep);
 	} else if (o->show_printk) {

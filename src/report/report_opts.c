@@ -71,8 +71,9 @@ static const struct kt_option report_options[] = {
 	{ OPT_VERBOSE, "verbose", KT_ARG_OPTIONAL, "LEVEL", "accepted for compatibility" },
 	{ 'V', NULL, KT_ARG_OPTIONAL, "LEVEL", "accepted for compatibility" },
 	{ 'G', NULL, KT_ARG_NONE, NULL, "accepted for compatibility; no effect" },
-	{ OPT_EVENTS, "events", KT_ARG_NONE, NULL, "not supported (trace-cmd prints formats)" },
-	{ OPT_EVENT, "event", KT_ARG_REQUIRED, "NAME", "not supported (trace-cmd prints a format)" },
+	{ OPT_EVENTS, "events", KT_ARG_NONE, NULL, "print every event format of the file" },
+	{ OPT_EVENT, "event", KT_ARG_REQUIRED, "REGEX",
+	  "print the formats of matching events ([SYSTEM:]EVENT)" },
 	{ OPT_PROFILE, "profile", KT_ARG_NONE, NULL,
 	  "per task: time running, sleeping, blocked, preempted; -T stacks" },
 	{ OPT_BYCOMM, "by-comm", KT_ARG_NONE, NULL, "--profile: one row per task name" },
@@ -346,8 +347,8 @@ static int one_option(void *priv, int c, const char *arg)
 	case OPT_FIELDS: o->fields = arg; return 0;
 	case OPT_TSOFFSET: return set_ts_offset(o, arg);
 	case OPT_TS2SECS: o->ts2secs = strtoull(arg, NULL, 0); return 0;
-	case OPT_EVENTS: return unsupported("--events");
-	case OPT_EVENT: return unsupported("--event");
+	case OPT_EVENTS: o->print_all_events = true; return 0;
+	case OPT_EVENT: o->print_event = arg; return 0;
 	case OPT_BYCOMM: o->by_comm = true; return 0;
 	case 'H': return unsupported("-H");
 	default: return -EINVAL;

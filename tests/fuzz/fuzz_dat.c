@@ -36,6 +36,7 @@ static const char *const variants[][4] = {
 	{ "report", "-w" },
 	{ "report", "--format", "json", "-l" },
 	{ "report", "--format", "csv" },
+	{ "report", "--events" },
 	{ "dump", "--all" },
 	{ "dump", "--sections", "--strings", "--options" },
 };
