@@ -33,6 +33,22 @@ last_file() {
 	grep ': wrote ' "$LOG" | tail -1 | sed -n 's/.*: wrote \([^ ]*\) .*/\1/p'
 }
 
+# reads_incomplete FILE REASON WHAT: ktrace report prints FILE's events (over a thousand) and
+# says on stderr it is incomplete, for a reason starting REASON; trace-cmd prints the same events
+reads_incomplete() {
+	local rc events
+	timeout -s KILL 60 "$KTRACE" report -i "$1" > "$W/inc.txt" 2> "$W/inc.err"
+	rc=$?
+	events=$(grep -c 'sched_' "$W/inc.txt")
+	[ $rc = 0 ] && [ "$events" -gt 1000 ] &&
+		grep -qF "$1: incomplete recording ($2" "$W/inc.err" &&
+		pass "ktrace report reads $3 ($events events) and says it is incomplete" ||
+		fail "report of $3: exit $rc, $events events: $(head -3 "$W/inc.err")"
+	tc_report "$1" 2> "$W/inc_tc.err" | cmp -s - "$W/inc.txt" &&
+		pass "trace-cmd report reads $3 the same" ||
+		fail "trace-cmd report differs on $3: $(head -3 "$W/inc_tc.err")"
+}
+
 start_listener "$D" --timeout 2
 
 # 1. One client stalls mid-data (SIGSTOP with its connections open), another sends at full speed.
@@ -78,7 +94,8 @@ wait "$LISTEN_PID" 2>/dev/null
 LISTEN_PID=
 start=$SECONDS
 timeout -s KILL 30 tail --pid="$BIG_PID" -f /dev/null
-kill -0 "$BIG_PID" 2>/dev/null && { kill -KILL "$BIG_PID"; fail "the client hangs after the listener died"; }
+kill -0 "$BIG_PID" 2>/dev/null &&
+	{ kill -KILL "$BIG_PID"; fail "the client hangs after the listener died"; }
 wait "$BIG_PID"
 rc=$?
 [ $rc != 0 ] && pass "listener killed: its client exits $rc after $((SECONDS - start)) s" ||
@@ -107,16 +124,7 @@ left=$(cd "$D" && ls -A | grep '^\.')
 [ -n "$rec" ] && [ -z "$left" ] &&
 	pass "restarted: recovered into ${rec##*/}, no hidden file left" ||
 	fail "restarted: recovered '$rec', hidden files left: $left"
-timeout -s KILL 60 "$KTRACE" report -i "$rec" > "$W/rec.txt" 2> "$W/rec.err"
-rc=$?
-events=$(grep -c 'sched_' "$W/rec.txt")
-[ $rc = 0 ] && [ "$events" -gt 1000 ] &&
-	grep -qF "$rec: incomplete recording (ktrace listen was stopped" "$W/rec.err" &&
-	pass "ktrace report reads the recovered file ($events events) and says it is incomplete" ||
-	fail "report of the recovered file: exit $rc, $events events: $(head -3 "$W/rec.err")"
-tc_report "$rec" 2> "$W/rec_tc.err" | cmp -s - "$W/rec.txt" &&
-	pass "trace-cmd report reads it the same" ||
-	fail "trace-cmd report differs on the recovered file: $(head -3 "$W/rec_tc.err")"
+reads_incomplete "$rec" "ktrace listen was stopped mid-recording; recovered" "the recovered file"
 rm -f "$rec"
 timeout 60 "$REPLAY" 127.0.0.1 "$PORT" "$SRC" || fail "client of the restarted listener"
 wait_log ": wrote " 1
@@ -167,17 +175,7 @@ rc=$?
 [ $rc != 0 ] && [ $rc != 137 ] && pass "listener stopped: its client exits $rc" ||
 	fail "listener stopped: its client exits $rc"
 got=$D/$(last_file)
-timeout -s KILL 60 "$KTRACE" report -i "$got" > "$W/stopped.txt" 2> "$W/stopped.err"
-rc=$?
-events=$(grep -c 'sched_' "$W/stopped.txt")
-[ $rc = 0 ] && [ "$events" -gt 1000 ] &&
-	grep -qF "$got: incomplete recording (ktrace listen was stopped mid-recording)" \
-		"$W/stopped.err" &&
-	pass "ktrace report reads it ($events events) and says it is incomplete" ||
-	fail "report of the stopped session's file: exit $rc, $events events: $(head -3 "$W/stopped.err")"
-tc_report "$got" 2> "$W/stopped_tc.err" | cmp -s - "$W/stopped.txt" &&
-	pass "trace-cmd report reads it the same" ||
-	fail "trace-cmd report differs on the stopped session's file: $(head -3 "$W/stopped_tc.err")"
+reads_incomplete "$got" "ktrace listen was stopped mid-recording)" "the stopped session's file"
 rm -f "$got"
 left=$(cd "$D" && ls -A)
 [ -z "$left" ] && pass "listener stopped: nothing else left" || fail "listener stopped: left $left"
