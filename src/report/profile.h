@@ -65,7 +65,7 @@ struct profile_task {
 	bool block_open;		/* that sleep/block has not ended yet */
 	uint64_t *stack_ips;		/* the stack that came, until its block ends */
 	size_t stack_nr;
-	int nr_merged;			/* --by-comm: the tasks this row adds up (pid: the lowest) */
+	int nr_merged;			/* --by-comm: tasks in this row (pid: the lowest) */
 };
 
 struct profile {

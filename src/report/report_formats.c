@@ -91,7 +91,8 @@ static int print_list(struct dump_buf *b, const struct format_match *m, enum pic
 	for (i = 0; i < count; i++) {
 		if (dump_buf_num(b, 8, &size) || dump_buf_bytes(b, size, &p))
 			return -EBADMSG;
-		if (pick == PICK_NONE || (pick == PICK_BY_NAME && !name_matches(&m->event, p, size)))
+		if (pick == PICK_NONE ||
+		    (pick == PICK_BY_NAME && !name_matches(&m->event, p, size)))
 			continue;
 		if (header && !printed)
 			fprintf(out, "\nsystem: %s\n", header);

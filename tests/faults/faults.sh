@@ -204,7 +204,8 @@ case_signals() {
 # block the stop signals before they create the output file, so no signal can end them between
 # the two and leave a file marked unfinished. strace shows the order of the two system calls.
 case_signal_window() {
-	command -v strace > /dev/null || fail "strace is not installed (scripts/deps test installs it)"
+	command -v strace > /dev/null ||
+		fail "strace is not installed (scripts/deps test installs it)"
 	window_order record -e sched:sched_switch -- true
 	window_order extract
 	echo "signal window: record and extract block stop signals before creating their file"
@@ -219,7 +220,8 @@ window_order() {	# SUBCOMMAND ARGS...
 		fail "$cmd: $(cat "$W/record.err")"
 	line_block=$(grep -n 'rt_sigprocmask(SIG_BLOCK, \[[A-Z ]*INT[A-Z ]*\]' "$W/strace.log" |
 		     grep TERM | head -1 | cut -d: -f1)
-	line_open=$(grep -n "openat(.*\"$W/w.dat\", O_WRONLY" "$W/strace.log" | head -1 | cut -d: -f1)
+	line_open=$(grep -n "openat(.*\"$W/w.dat\", O_WRONLY" "$W/strace.log" |
+		    head -1 | cut -d: -f1)
 	[ -n "$line_block" ] || fail "$cmd: no SIGINT/SIGTERM block in $(cat "$W/strace.log")"
 	[ -n "$line_open" ] || fail "$cmd: $W/w.dat never created"
 	[ "$line_block" -lt "$line_open" ] ||

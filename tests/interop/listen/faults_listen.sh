@@ -78,7 +78,8 @@ got=$D/$(last_file)
 timeout -s KILL 60 "$KTRACE" report -i "$got" > "$W/partial.txt" 2> "$W/partial.err"
 rc=$?
 [ $rc = 0 ] && [ -s "$W/partial.txt" ] &&
-	grep -qF "$got: incomplete recording (the client vanished mid-recording)" "$W/partial.err" &&
+	grep -qF "$got: incomplete recording (the client vanished mid-recording)" \
+		"$W/partial.err" &&
 	pass "the .partial.dat of the killed client reads ($(wc -l < "$W/partial.txt") lines)," \
 	     "and report says why it is incomplete" ||
 	fail "report of the .partial.dat: exit $rc: $(head -3 "$W/partial.err")"

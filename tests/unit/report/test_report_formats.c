@@ -91,7 +91,8 @@ static void test_regexes(void **state)
 	expect("ftrace", FTRACE_ALL);
 	/* else the events whose name matches, in every system, case-insensitive */
 	expect("SWITCH", "name: context_switch system: sched name: sched_switch");
-	expect("^sched_process_e", "system: sched name: sched_process_exec name: sched_process_exit");
+	expect("^sched_process_e",
+	       "system: sched name: sched_process_exec name: sched_process_exit");
 	/* SYSTEM:EVENT: that system only */
 	expect("sched:switch", "system: sched name: sched_switch");
 	expect("ftrace:^function$", "name: function");

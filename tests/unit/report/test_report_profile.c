@@ -199,7 +199,8 @@ static void test_by_comm(void **state)
 	check_sum(&w->sum[PROFILE_SLEEP], 20 + 25, 2, 25);
 	check_sum(&w->sum[PROFILE_WAIT], 10 + 10, 2, 10);
 	check_sum(&w->sum[PROFILE_BLOCK], 40, 1, 40);
-	check_sum(&w->sum[PROFILE_OTHER], 0 + 10, 2, 10);	/* 10's is 0 long: in at the start */
+	/* 10's is 0 long: switched in at the file's start */
+	check_sum(&w->sum[PROFILE_OTHER], 0 + 10, 2, 10);
 	assert_int_equal(w->nr_stacks, 2);
 	check_sum(&w->stacks[0].sum, 20 + 25, 2, 25);	/* X, from both tasks */
 	check_sum(&w->stacks[1].sum, 40, 1, 40);		/* Y */
