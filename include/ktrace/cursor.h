@@ -25,5 +25,12 @@ struct tep_record *cpu_cursor_record(struct cpu_cursor *c);
 /* The CPU number as recorded. */
 int cpu_cursor_cpu(const struct cpu_cursor *c);
 void cpu_cursor_close(struct cpu_cursor *c);
+/*
+ * The time of the CPU's first page (its header's timestamp, converted as the events are), as
+ * trace-cmd takes it for a file's first timestamp: 1 with *ts set, 0 without a page, or
+ * negative errno (message in err).
+ */
+int cpu_cursor_first_page_ts(struct dat_file *df, int buffer, int cpu_index, uint64_t *ts,
+			     struct strbuf *err);
 
 #endif

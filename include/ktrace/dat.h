@@ -186,6 +186,11 @@ uint64_t dat_file_cpu_ts(const struct dat_file *df, int cpu, uint64_t ts);
 /* The same without the per-CPU TIME_SHIFT correction. */
 uint64_t dat_file_ts(const struct dat_file *df, uint64_t ts);
 /*
+ * Adds to the offset of every timestamp read from now on, as trace-cmd's
+ * tracecmd_add_ts_offset() (report --align-ts); --raw-ts timestamps stay raw.
+ */
+void dat_file_add_ts_offset(struct dat_file *df, int64_t offset);
+/*
  * Registers the made-up "ftrace:blktrace" format for the blk tracer's records, as trace-cmd
  * report does once it starts reading the data (so not before -E/--events listings).
  * merge_open() calls it; calling it again does nothing.

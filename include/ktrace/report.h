@@ -40,6 +40,18 @@ struct report_filter_arg {
 	bool neg;		/* given after -v: drop what matches */
 };
 
+/*
+ * A second or later -i FILE, with what trace-cmd 3.1.6 attaches to the last -i before an option:
+ * the -F filters, --ts-offset and --ts2secs given between it and the next -i.
+ */
+struct report_input {
+	const char *path;
+	struct report_filter_arg *filters;
+	int nr_filters;
+	long long ts_offset;
+	unsigned long long ts2secs;	/* 0: the one given before the second -i, if any */
+};
+
 /* --format: trace-cmd's text (the default), or one JSON object or CSV row per event */
 enum report_format {
 	REPORT_FORMAT_TEXT,
@@ -76,6 +88,13 @@ struct report_opts {
 	bool print_all_events;		/* --events */
 	const char *kallsyms;
 	unsigned long long ts2secs;	/* --ts2secs HZ, 0 when not given */
+	bool align_ts;		/* --align-ts: time counts from the earliest file's first page */
+	/*
+	 * -i given more than once (report): the files after the first, whose events are merged
+	 * with its own. input, filters, --pid and --comm stay the first file's, as in trace-cmd.
+	 */
+	struct report_input *more_inputs;
+	int nr_more_inputs;
 
 	struct report_filter_arg *filters;
 	int nr_filters;
@@ -160,6 +179,8 @@ struct report_cli {
 	int usage_status;			/* after a bad option; 0 means 1 */
 	/* as trace-cmd report: what follows a bare FILE is not read (else options may follow) */
 	bool file_ends_args;
+	/* -i may be repeated (report): the later files go to o->more_inputs */
+	bool multi_input;
 };
 
 /* Fills cli->o from argv: 0, 1 after -h (usage printed), or -EINVAL (message printed). */
@@ -220,6 +241,42 @@ struct report_clock {
 void report_clock_init(struct report_clock *c, const struct dat_file *df,
 		       const struct report_opts *o);
 
+/* ------------------------------------------------------------------ input files */
+
+struct tep_plugin_list;
+
+/* One input file as report reads it: its own tep handle, plugins and clock. */
+struct report_file {
+	const struct report_opts *o;
+	const char *path;
+	struct dat_file *df;
+	struct tep_handle *tep;		/* set by report_file_setup() */
+	struct tep_plugin_list *plugins;
+	struct report_clock clock;	/* set by report_file_setup() */
+};
+
+/*
+ * Opens path with o's reading options (-N, -L, --nodate, --raw-ts) and this file's --ts-offset
+ * and --ts2secs: 0, or negative errno with a message in err (possibly empty).
+ */
+int report_file_open(struct report_file *rf, const struct report_opts *o, const char *path,
+		     long long ts_offset, unsigned long long ts2secs, struct strbuf *err);
+/* Then -t, -T, --kallsyms and the clock, as trace-cmd sets up each file it reads. */
+int report_file_setup(struct report_file *rf, struct strbuf *err);
+/* libtraceevent's func_repeats time format is global: trace-cmd sets it from its last file. */
+void report_file_repeat_format(const struct report_file *rf);
+/*
+ * --align-ts: shifts every file so that time 0 is the earliest first page of their top
+ * buffers, as trace-cmd does. Before any stream is opened.
+ */
+int report_align_ts(struct dat_file **files, int nr, struct strbuf *err);
+void report_file_close(struct report_file *rf);
+/*
+ * The 2nd and later -i files too (o->more_inputs): their events merged with the first file's
+ * (report_multi.c). *opened once every file is open. 0 or negative errno, message in err.
+ */
+int report_multi_print(const struct report_opts *o, bool *opened, struct strbuf *err);
+
 /* ------------------------------------------------------------------ stream */
 
 struct report_stream;
@@ -233,6 +290,16 @@ struct report_event {
 int report_stream_open(struct dat_file *df, struct report_stream **out, struct strbuf *err);
 /* 1 with *ev set, 0 at the end, negative errno (message in err). */
 int report_stream_next(struct report_stream *rs, struct report_event *ev, struct strbuf *err);
+/*
+ * The timestamp and buffer of the event report_stream_next() gives next, which stays where it
+ * is: 1, 0 at the end, negative errno (message in err). It ends the current event's life.
+ */
+int report_stream_head(struct report_stream *rs, uint64_t *ts, int *buffer, struct strbuf *err);
+/*
+ * How many CPU slots trace-cmd gives buffer `index` of df when it numbers the CPUs of all its
+ * buffers (and files) in one row, as --cpu counts them.
+ */
+int report_buffer_slots(struct dat_file *df, int index);
 /*
  * The next record of the current event's buffer (all of its CPUs, in merge order), without
  * consuming it; NULL at the end or on error (reported by the next report_stream_next()).
@@ -277,6 +344,12 @@ struct report_fgraph;
  */
 int report_fgraph_register(struct tep_handle *tep, const struct report_lookahead *la,
 			   struct report_fgraph **out);
+/*
+ * Several files: trace-cmd has one set of these options, registered again for each file it
+ * opens, so that a valueless -O fgraph:depth toggles once per file. fg then reads, and
+ * registers once more, the options of `from` (unregister fg before from).
+ */
+void report_fgraph_share_options(struct report_fgraph *fg, struct report_fgraph *from);
 void report_fgraph_unregister(struct report_fgraph *fg);
 /*
  * Appends the function_graph text of a funcgraph_entry/exit record (what the registered
@@ -394,6 +467,10 @@ struct report_printer_conf {
 	struct report_stream *stream;	/* for the function_graph look-ahead */
 	bool prefix;			/* the file has instances: prefix every line */
 	int prefix_width;		/* width of the instance-name column */
+	/* several files (report_multi.c): the top buffer's prefix, and instances' base names */
+	const char *top_name;
+	/* several files: the first file's printer, whose function_graph options this one shares */
+	struct report_printer *first;
 };
 
 int report_printer_new(struct dat_file *df, const struct report_printer_conf *conf,
@@ -409,6 +486,11 @@ int report_print_event(struct report_printer *p, const struct report_event *ev, 
 /* After the last event: the -w summary. */
 /* Writes the lines gathered so far (a live stream must not wait for a full batch). */
 void report_printer_flush(struct report_printer *p);
+/*
+ * Several files, one printer each, one output: writes from's lines before `to` prints, and
+ * hands it --ts-diff's previous time (trace-cmd keeps one for all files).
+ */
+void report_printer_switch(struct report_printer *from, struct report_printer *to);
 /* After tep_override_comm(): the printer's kept pid -> comm answers are stale. */
 void report_printer_forget_comms(struct report_printer *p);
 void report_printer_finish(struct report_printer *p, FILE *out);

@@ -194,6 +194,11 @@ const char *dat_file_strings(const struct dat_file *df, uint64_t *size)
 	return df->strings ? df->strings : "";
 }
 
+void dat_file_add_ts_offset(struct dat_file *df, int64_t offset)
+{
+	df->ts_offset += offset;
+}
+
 uint64_t dat_file_ts(const struct dat_file *df, uint64_t ts)
 {
 	return dat_file_cpu_ts(df, -1, ts);

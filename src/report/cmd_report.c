@@ -4,9 +4,7 @@
  * This file holds the flow: options -> file -> one-shot listings or
  * stream -> filter -> printer -> stdout.
  */
-#include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,31 +20,11 @@
 
 struct report_run {
 	const struct report_opts *o;
-	struct dat_file *df;
-	struct tep_plugin_list *plugins;
-	struct tep_handle *tep;
-	struct report_clock clock;
+	struct report_file file;
+	struct dat_file *df;		/* file.df once open */
+	bool opened;			/* several files: every one opened */
 	struct strbuf *err;
 };
-
-static int load_kallsyms(struct report_run *run)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char chunk[65536];
-	ssize_t n;
-	int fd = open(run->o->kallsyms, O_RDONLY);
-
-	if (fd < 0) {
-		strbuf_addf(run->err, "Can't read file %s", run->o->kallsyms);
-		return -errno;
-	}
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		strbuf_add(&sb, chunk, (size_t)n);
-	close(fd);
-	tep_parse_kallsyms(run->tep, strbuf_str(&sb));
-	strbuf_release(&sb);
-	return 0;
-}
 
 /* Listings that replace the events; 1 when one was printed. */
 static int print_listing(struct report_run *run)
@@ -64,13 +42,13 @@ static int print_listing(struct report_run *run)
 
 		return ret < 0 ? ret : 1;
 	} else if (o->show_funcs) {
-		tep_print_funcs(run->tep);
+		tep_print_funcs(run->file.tep);
 	} else if (o->show_printk) {
-		tep_print_printk(run->tep);
+		tep_print_printk(run->file.tep);
 	} else if (o->show_events) {
-		report_print_event_list(run->tep, stdout);
+		report_print_event_list(run->file.tep, stdout);
 	} else if (o->show_cpus) {
-		int ret = report_print_cpus(run->df, o, &run->clock, stdout, run->err);
+		int ret = report_print_cpus(run->df, o, &run->file.clock, stdout, run->err);
 
 		return ret < 0 ? ret : 1;
 	} else {
@@ -95,7 +73,7 @@ static int instance_prefix_width(struct dat_file *df)
 
 static int print_events(struct report_run *run, struct report_filter *filter)
 {
-	struct report_printer_conf conf = { .opts = run->o, .clock = run->clock };
+	struct report_printer_conf conf = { .opts = run->o, .clock = run->file.clock };
 	struct report_printer *printer = NULL;
 	struct report_stream *rs = NULL;
 	struct report_event ev;
@@ -148,11 +126,16 @@ static int print_file(struct report_run *run)
 	struct report_filter *filter = NULL;
 	int ret;
 
-	ret = report_filter_new(run->tep, o, &filter, run->err);
+	ret = report_filter_new(run->file.tep, o, &filter, run->err);
 	if (ret)
 		return ret;
 	if (o->filter_test && report_filter_has_event_filters(filter))
 		goto out;
+	if (o->align_ts) {
+		ret = report_align_ts(&run->df, 1, run->err);
+		if (ret)
+			goto out;
+	}
 	top = dat_file_nr_buffers(run->df) ? dat_file_buffer(run->df, 0) : NULL;
 	if (o->format != REPORT_FORMAT_TEXT && !o->version && !o->uname && !o->stat) {
 		ret = print_rows(run, filter, top);
@@ -177,74 +160,29 @@ out:
 	return ret;
 }
 
-/* Plugins must be in place before the formats are parsed: some add print helpers. */
-static int prepare_tep(struct tep_handle *tep, void *arg)
-{
-	struct report_run *run = arg;
-
-	if (run->o->no_plugins)
-		tep_set_flag(tep, TEP_DISABLE_PLUGINS);
-	if (run->o->no_sys_plugins)
-		tep_set_flag(tep, TEP_DISABLE_SYS_PLUGINS);
-	run->plugins = tep_load_plugins(tep);
-	return 0;
-}
-
-static void release_tep(struct tep_handle *tep, void *arg)
-{
-	struct report_run *run = arg;
-
-	if (run->plugins)
-		tep_unload_plugins(run->plugins, tep);
-	run->plugins = NULL;
-}
-
-/*
- * plugin_function prints the time of a func_repeats event's last call with the format in its
- * variable tep_func_repeat_format, which trace-cmd overrides to match its own timestamps.
- * Plugins are loaded RTLD_GLOBAL, so the variable can be found and set the same way.
- */
-static void set_func_repeat_format(const struct report_run *run)
-{
-	const char **fmt = dlsym(RTLD_DEFAULT, "tep_func_repeat_format");
-
-	if (!fmt)
-		return;
-	if (run->o->raw_ts)
-		*fmt = "%d";
-	else if (run->clock.unit == REPORT_TIME_NSECS)
-		*fmt = "%9.1d";
-	else if (run->clock.unit == REPORT_TIME_USECS)
-		*fmt = "%6.1000d";
-	else
-		*fmt = "%12d";
-}
-
 static int open_file(struct report_run *run)
 {
 	const struct report_opts *o = run->o;
-	struct dat_open_opts opts = {
-		.ignore_date = o->nodate,
-		.raw_ts = o->raw_ts,
-		.ts2secs_hz = o->ts2secs,
-		.prepare_tep = prepare_tep,
-		.release_tep = release_tep,
-		.prepare_arg = run,
-		/*
-		 * The text printer loads them before the first event that is not printed by a
-		 * compiled format (report_print.c); -f lists them, --kallsyms adds to them.
-		 */
-		.defer_kallsyms = o->format == REPORT_FORMAT_TEXT && !o->show_funcs &&
-				  !o->kallsyms,
-	};
+	int ret = report_file_open(&run->file, o, o->input, 0, o->ts2secs, run->err);
 
-	return dat_file_open_opts(o->input, &opts, &run->df, run->err);
+	run->df = run->file.df;
+	return ret;
+}
+
+/* What trace-cmd prints of the first file only, and then stops, with several -i. */
+static bool first_file_only(const struct report_opts *o)
+{
+	return o->show_page_size || o->show_endian || o->print_all_events || o->print_event ||
+	       o->show_funcs || o->show_printk || o->show_events;
 }
 
 static int run_report(struct report_run *run)
 {
 	const struct report_opts *o = run->o;
 	int ret;
+
+	if (o->nr_more_inputs && !first_file_only(o))
+		return report_multi_print(o, &run->opened, run->err);
 
 	ret = open_file(run);
 	if (ret)
@@ -258,18 +196,10 @@ static int run_report(struct report_run *run)
 		       dat_file_page_size(run->df), getpagesize());
 		return 0;
 	}
-	run->tep = dat_file_tep(run->df);
-	if (o->nsec)
-		tep_set_flag(run->tep, TEP_NSEC_OUTPUT);
-	if (o->filter_test)
-		tep_set_test_filters(run->tep, 1);
-	if (o->kallsyms) {
-		ret = load_kallsyms(run);
-		if (ret)
-			return ret;
-	}
-	report_clock_init(&run->clock, run->df, o);
-	set_func_repeat_format(run);
+	ret = report_file_setup(&run->file, run->err);
+	if (ret)
+		return ret;
+	report_file_repeat_format(&run->file);
 	ret = print_listing(run);
 	if (ret == 0 && o->profile)
 		ret = report_profile_print(run->df, o, stdout, run->err);
@@ -319,7 +249,7 @@ static int fail_status(void *priv, int ret, const struct strbuf *err)
 
 	if (ret == -EINVAL && strstr(strbuf_str(err), "event filter"))
 		return EXIT_USAGE;
-	return run->df ? 1 : open_status(ret);
+	return run->df || run->opened ? 1 : open_status(ret);
 }
 
 static void release_run(void *priv)
@@ -327,7 +257,7 @@ static void release_run(void *priv)
 	struct report_run *run = priv;
 
 	fflush(stdout);
-	dat_file_close(run->df);
+	report_file_close(&run->file);
 }
 
 int cmd_report(int argc, char **argv)

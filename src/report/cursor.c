@@ -187,3 +187,19 @@ void cpu_cursor_close(struct cpu_cursor *c)
 	kbuffer_free(c->kbuf);
 	free(c);
 }
+
+int cpu_cursor_first_page_ts(struct dat_file *df, int buffer, int cpu_index, uint64_t *ts,
+			     struct strbuf *err)
+{
+	struct cpu_cursor *c;
+	int ret = cpu_cursor_open(df, buffer, cpu_index, &c, err);
+
+	if (ret)
+		return ret;
+	/* what kbuffer_timestamp() says right after the page is loaded, as in trace-cmd */
+	ret = load_next_page(c, err);
+	if (ret > 0)
+		*ts = dat_file_cpu_ts(df, c->cpu, kbuffer_timestamp(c->kbuf));
+	cpu_cursor_close(c);
+	return ret;
+}

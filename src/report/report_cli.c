@@ -6,22 +6,43 @@
  * so that an input or filter flag means, and fails with, the same words everywhere.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ktrace/options.h"
 #include "ktrace/report.h"
 
-static int set_input(const struct report_cli *cli, const char *file)
+static int add_input(struct report_opts *o, const char *file)
+{
+	struct report_input *grown = realloc(o->more_inputs,
+					     (o->nr_more_inputs + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	o->more_inputs = grown;
+	memset(&grown[o->nr_more_inputs], 0, sizeof(*grown));
+	grown[o->nr_more_inputs++].path = file;
+	return 0;
+}
+
+/* -i FILE (bare: a FILE without -i, which trace-cmd takes only as the one input) */
+static int set_input(const struct report_cli *cli, const char *file, bool bare)
 {
 	struct report_opts *o = cli->o;
 
-	if (o->input) {
+	if (!o->input) {
+		o->input = file;
+		return 0;
+	}
+	if (cli->multi_input && !bare)
+		return add_input(o, file);
+	if (cli->multi_input)
+		fprintf(stderr, "ktrace %s: '%s': give every input file with -i, as '%s' is\n",
+			cli->help->name, file, o->input);
+	else
 		fprintf(stderr, "ktrace %s: only one input file is supported ('%s' and '%s')\n",
 			cli->help->name, o->input, file);
-		return -EINVAL;
-	}
-	o->input = file;
-	return 0;
+	return -EINVAL;
 }
 
 static int one_option(const struct report_cli *cli, int id, const char *arg, bool *neg)
@@ -29,7 +50,7 @@ static int one_option(const struct report_cli *cli, int id, const char *arg, boo
 	int ret;
 
 	if (id == 'i')
-		return set_input(cli, arg);
+		return set_input(cli, arg, false);
 	ret = report_opts_filter(cli->o, id, arg, neg, cli->help->name);
 	if (ret <= 0)
 		return ret;
@@ -64,7 +85,7 @@ int report_cli_parse(const struct report_cli *cli, int argc, char **argv)
 	int ret, idx;
 
 	while (!(ret = parse_options(cli, argc, argv, &neg, &idx)) && idx < argc) {
-		ret = set_input(cli, argv[idx]);
+		ret = set_input(cli, argv[idx], true);
 		if (ret || cli->file_ends_args)
 			break;
 		/* the getopt parser takes argv[0] as the program name: the FILE just taken */

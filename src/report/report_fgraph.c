@@ -29,7 +29,8 @@ struct report_fgraph {
 	struct tep_format_field *ret_func, *ret_depth, *ret_calltime, *ret_rettime;
 	/* libtraceevent writes the parsed -O values into these, so they cannot be const */
 	struct tep_plugin_option options[NR_FGRAPH_OPTS + 1];
-	bool options_added;
+	struct tep_plugin_option *opts;	/* what is read: options, or another file's */
+	bool options_added;		/* opts is registered with libtraceevent */
 	struct strbuf scratch;	/* for the tep handlers */
 };
 
@@ -121,7 +122,7 @@ static void put_func(struct report_fgraph *fg, struct strbuf *sb, unsigned long 
 
 static void put_depth(struct report_fgraph *fg, struct strbuf *sb, unsigned long long depth)
 {
-	if (fg->options[OPT_DEPTH].set)
+	if (fg->opts[OPT_DEPTH].set)
 		strbuf_addf(sb, " (%lld)", (long long)depth);
 }
 
@@ -169,7 +170,7 @@ static void print_exit(struct report_fgraph *fg, struct strbuf *sb, struct tep_r
 	put_duration(sb, field_val(fg->ret_rettime, rec) - field_val(fg->ret_calltime, rec));
 	put_indent(sb, depth);
 	strbuf_addch(sb, '}');
-	if (fg->options[OPT_TAILPRINT].set) {
+	if (fg->opts[OPT_TAILPRINT].set) {
 		const char *name = tep_find_function(fg->tep, field_val(fg->ret_func, rec));
 
 		if (name)
@@ -246,8 +247,9 @@ int report_fgraph_register(struct tep_handle *tep, const struct report_lookahead
 	fg->tep = tep;
 	fg->la = *la;
 	init_options(fg);
+	fg->opts = fg->options;
 	/* picks up -O fgraph:depth and the like given before */
-	if (tep_plugin_add_options("ftrace", fg->options) == 0)
+	if (tep_plugin_add_options("ftrace", fg->opts) == 0)
 		fg->options_added = true;
 	/* Without a funcgraph_exit format trace-cmd falls back to the plain format text. */
 	if (find_fields(fg)) {
@@ -260,6 +262,14 @@ int report_fgraph_register(struct tep_handle *tep, const struct report_lookahead
 	}
 	*out = fg;
 	return 0;
+}
+
+void report_fgraph_share_options(struct report_fgraph *fg, struct report_fgraph *from)
+{
+	if (fg->options_added)
+		tep_plugin_remove_options(fg->opts);
+	fg->opts = from->opts;
+	fg->options_added = tep_plugin_add_options("ftrace", fg->opts) == 0;
 }
 
 int report_fgraph_entry_id(const struct report_fgraph *fg)
@@ -278,7 +288,7 @@ void report_fgraph_unregister(struct report_fgraph *fg)
 					     graph_handler, fg);
 	}
 	if (fg->options_added)
-		tep_plugin_remove_options(fg->options);
+		tep_plugin_remove_options(fg->opts);
 	strbuf_release(&fg->scratch);
 	free(fg);
 }

@@ -169,7 +169,7 @@ int report_print_cpus(struct dat_file *df, const struct report_opts *o,
 	char tbuf[48];
 	int cpu, ret;
 
-	fprintf(out, "List of CPUs in %s with data:\n", o->input);
+	fprintf(out, "List of CPUs in %s with data:\n", dat_file_path(df));
 	for (cpu = 0; top && cpu < dat_file_nr_cpus(df); cpu++) {
 		if (find_cpu(top, cpu) < 0)
 			continue;

@@ -23,7 +23,8 @@ enum {
 };
 
 static const struct kt_option report_options[] = {
-	{ 'i', "input", KT_ARG_REQUIRED, "FILE", "read FILE (default trace.dat; also a bare FILE)" },
+	{ 'i', "input", KT_ARG_REQUIRED, "FILE",
+	  "read FILE (default trace.dat; also a bare FILE); repeat to merge several files" },
 	{ OPT_FORMAT, "format", KT_ARG_REQUIRED, "FMT",
 	  "text (default), json (one object per line), csv" },
 	{ OPT_FIELDS, "fields", KT_ARG_REQUIRED, "LIST",
@@ -58,14 +59,15 @@ static const struct kt_option report_options[] = {
 	{ OPT_KALLSYMS, "kallsyms", KT_ARG_REQUIRED, "FILE", "take function names from FILE" },
 	{ OPT_NODATE, "nodate", KT_ARG_NONE, NULL, "ignore the --date offset of the recording" },
 	{ OPT_RAW_TS, "raw-ts", KT_ARG_NONE, NULL, "print raw timestamps, no offsets" },
-	{ OPT_TSOFFSET, "ts-offset", KT_ARG_REQUIRED, "NSEC", "add NSEC to every timestamp" },
+	{ OPT_TSOFFSET, "ts-offset", KT_ARG_REQUIRED, "NSEC",
+	  "add NSEC to the times of the last -i FILE (not the first)" },
 	{ OPT_TS2SECS, "ts2secs", KT_ARG_REQUIRED, "HZ", "timestamps count at HZ" },
 	{ OPT_TSDIFF, "ts-diff", KT_ARG_NONE, NULL, "show the time since the previous event" },
 	{ 'w', NULL, KT_ARG_NONE, NULL, "wakeup latencies (sched_wakeup -> sched_switch)" },
 	{ 'q', NULL, KT_ARG_NONE, NULL, "quiet: no warnings" },
 	{ OPT_CHECK_EVENTS, "check-events", KT_ARG_NONE, NULL, "exit 0 when every format parses" },
 	{ OPT_TSCHECK, "ts-check", KT_ARG_NONE, NULL, "accepted for compatibility; no effect" },
-	{ OPT_ALIGN_TS, "align-ts", KT_ARG_NONE, NULL, "accepted for compatibility; no effect" },
+	{ OPT_ALIGN_TS, "align-ts", KT_ARG_NONE, NULL, "count time from the first event's page" },
 	{ OPT_BOUNDARY, "boundary", KT_ARG_NONE, NULL, "accepted for compatibility; no effect" },
 	{ OPT_DEBUG, "debug", KT_ARG_NONE, NULL, "accepted for compatibility; no effect" },
 	{ OPT_VERBOSE, "verbose", KT_ARG_OPTIONAL, "LEVEL", "accepted for compatibility" },
@@ -83,7 +85,7 @@ static const struct kt_option report_options[] = {
 
 static const struct kt_command_help report_help = {
 	.name = "report",
-	.usage = "[OPTIONS] [-i FILE | FILE]",
+	.usage = "[OPTIONS] [-i FILE [-i FILE...] | FILE]",
 	.summary = "Print the events of a trace.dat file, as trace-cmd report does.",
 	.options = report_options,
 };
@@ -102,16 +104,26 @@ static int push_str(char ***list, int *nr, const char *s)
 	return 0;
 }
 
+/* The file the per-file options given now belong to: the last -i, NULL for the first file. */
+static struct report_input *last_input(struct report_opts *o)
+{
+	return o->nr_more_inputs ? &o->more_inputs[o->nr_more_inputs - 1] : NULL;
+}
+
+/* As trace-cmd: a -F filters the file of the last -i before it (the first file before any). */
 static int push_filter(struct report_opts *o, const char *expr, bool neg)
 {
-	struct report_filter_arg *grown = realloc(o->filters, (o->nr_filters + 1) * sizeof(*grown));
+	struct report_input *in = last_input(o);
+	struct report_filter_arg **list = in ? &in->filters : &o->filters;
+	int *nr = in ? &in->nr_filters : &o->nr_filters;
+	struct report_filter_arg *grown = realloc(*list, (*nr + 1) * sizeof(*grown));
 
 	if (!grown)
 		return -ENOMEM;
-	o->filters = grown;
-	grown[o->nr_filters].expr = expr;
-	grown[o->nr_filters].neg = neg;
-	o->nr_filters++;
+	*list = grown;
+	grown[*nr].expr = expr;
+	grown[*nr].neg = neg;
+	(*nr)++;
 	return 0;
 }
 
@@ -223,6 +235,28 @@ static int set_format(struct report_opts *o, const char *arg)
 	return 0;
 }
 
+/*
+ * What ktrace cannot print as trace-cmd does for several files (trace-cmd refuses -w itself;
+ * its profile and ktrace's JSON/CSV rows have no per-file form).
+ */
+static int check_multi(const struct report_opts *o)
+{
+	const char *opt = NULL;
+
+	if (!o->nr_more_inputs)
+		return 0;
+	if (o->profile)
+		opt = "--profile";
+	else if (o->format != REPORT_FORMAT_TEXT)
+		opt = o->format == REPORT_FORMAT_JSON ? "--format json" : "--format csv";
+	else if (o->wakeup)
+		opt = "-w";
+	if (!opt)
+		return 0;
+	fprintf(stderr, "ktrace report: %s reads one input file only, not several -i\n", opt);
+	return -EINVAL;
+}
+
 /* Combinations that cannot mean anything, refused once every option is known. */
 static int check_format(void *priv)
 {
@@ -236,7 +270,7 @@ static int check_format(void *priv)
 	else if (o->by_comm && !o->profile)
 		why = "--by-comm is a --profile option: add --profile";
 	if (!why)
-		return 0;
+		return check_multi(o);
 	fprintf(stderr, "ktrace report: %s\n", why);
 	return -EINVAL;
 }
@@ -248,16 +282,32 @@ static int unsupported(const char *what)
 }
 
 /*
- * trace-cmd 3.1.6 takes the offset for the input files that follow; the first file's offset is
- * fixed when its -i is parsed. So with one file it has no effect, and ktrace does the same.
+ * trace-cmd 3.1.6 gives the offset to the file of the last -i, but the first file's offset is
+ * fixed (to 0) when its -i is parsed: with one file it has no effect, and ktrace does the same.
+ * The number is read as atoll() reads it.
  */
 static int set_ts_offset(struct report_opts *o, const char *arg)
 {
+	struct report_input *in = last_input(o);
+
 	if (!o->input) {
 		fprintf(stderr, "ktrace report: --ts-offset must come after -i\n");
 		return -EINVAL;
 	}
-	(void)arg;
+	if (in)
+		in->ts_offset = strtoll(arg, NULL, 10);
+	return 0;
+}
+
+/* As trace-cmd: for the file of the last -i once there are two, else for every file. */
+static int set_ts2secs(struct report_opts *o, const char *arg)
+{
+	struct report_input *in = last_input(o);
+
+	if (in)
+		in->ts2secs = strtoull(arg, NULL, 0);
+	else
+		o->ts2secs = strtoull(arg, NULL, 0);
 	return 0;
 }
 
@@ -300,7 +350,8 @@ static bool flag_option(struct report_opts *o, int c)
 	case OPT_STAT: o->stat = true; break;
 	case OPT_UNAME: o->uname = true; break;
 	case OPT_VERSION: o->version = true; break;
-	case OPT_TSCHECK: case OPT_ALIGN_TS: case OPT_BOUNDARY: case OPT_DEBUG:
+	case OPT_ALIGN_TS: o->align_ts = true; break;
+	case OPT_TSCHECK: case OPT_BOUNDARY: case OPT_DEBUG:
 	case OPT_VERBOSE: case 'V': case 'G':
 		break;
 	default:
@@ -346,7 +397,7 @@ static int one_option(void *priv, int c, const char *arg)
 	case OPT_FORMAT: return set_format(o, arg);
 	case OPT_FIELDS: o->fields = arg; return 0;
 	case OPT_TSOFFSET: return set_ts_offset(o, arg);
-	case OPT_TS2SECS: o->ts2secs = strtoull(arg, NULL, 0); return 0;
+	case OPT_TS2SECS: return set_ts2secs(o, arg);
 	case OPT_EVENTS: o->print_all_events = true; return 0;
 	case OPT_EVENT: o->print_event = arg; return 0;
 	case OPT_BYCOMM: o->by_comm = true; return 0;
@@ -359,7 +410,7 @@ int report_opts_parse(struct report_opts *o, int argc, char **argv)
 {
 	const struct report_cli cli = {
 		.help = &report_help, .o = o, .priv = o, .option = one_option, .check = check_format,
-		.file_ends_args = true,
+		.file_ends_args = true, .multi_input = true,
 	};
 
 	memset(o, 0, sizeof(*o));
@@ -377,6 +428,11 @@ static void free_list(char **list, int nr)
 
 void report_opts_release(struct report_opts *o)
 {
+	int i;
+
+	for (i = 0; i < o->nr_more_inputs; i++)
+		free(o->more_inputs[i].filters);
+	free(o->more_inputs);
 	free(o->filters);
 	free_list(o->pids, o->nr_pids);
 	free_list(o->comms, o->nr_comms);

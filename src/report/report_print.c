@@ -54,6 +54,7 @@ struct report_printer {
 	struct trace_seq seq;		/* scratch for what libtraceevent prints */
 	bool prefix;
 	int prefix_width;
+	const char *top_name;		/* several files: the top buffer's prefix, else NULL */
 	unsigned long long last_ts;	/* --ts-diff */
 };
 
@@ -116,6 +117,7 @@ static int printer_create(struct tep_handle *tep, struct dat_file *df,
 	p->stream = conf->stream;
 	p->prefix = conf->prefix;
 	p->prefix_width = conf->prefix_width;
+	p->top_name = conf->top_name;
 	p->fgraph_entry_id = -1;
 	trace_seq_init(&p->seq);
 	ret = report_cfmt_new(p->tep, &p->cfmt);
@@ -127,6 +129,8 @@ static int printer_create(struct tep_handle *tep, struct dat_file *df,
 		ret = report_fgraph_register(p->tep, &la, &p->fgraph);
 		if (ret)
 			goto fail;
+		if (conf->first && conf->first->fgraph)
+			report_fgraph_share_options(p->fgraph, conf->first->fgraph);
 		p->fgraph_entry_id = report_fgraph_entry_id(p->fgraph);
 	}
 	if (!o->no_plugins) {
@@ -172,15 +176,27 @@ int report_printer_new_live(struct tep_handle *tep, const struct report_printer_
 	return printer_create(tep, NULL, conf, out, err);
 }
 
+/* With several files trace-cmd shows base names: the file's, or an instance's own. */
+static const char *prefix_name(const struct report_printer *p, int buffer)
+{
+	const char *name = buffer ? dat_file_buffer(p->df, buffer)->name : p->top_name;
+	const char *slash;
+
+	if (!p->top_name || !name)
+		return name;
+	slash = strrchr(name, '/');
+	return slash ? slash + 1 : name;
+}
+
 static void put_prefix(struct report_printer *p, int buffer)
 {
-	const struct dat_buffer *b;
+	const char *name;
 
 	if (!p->prefix || !p->df)
 		return;
-	b = dat_file_buffer(p->df, buffer);
-	if (buffer && b->name && *b->name)
-		strbuf_addf(&p->line, "%*s: ", p->prefix_width, b->name);
+	name = prefix_name(p, buffer);
+	if (name && *name)
+		strbuf_addf(&p->line, "%*s: ", p->prefix_width, name);
 	else
 		strbuf_addf(&p->line, "%*s  ", p->prefix_width, "");
 }
@@ -439,6 +455,12 @@ int report_print_event(struct report_printer *p, const struct report_event *ev, 
 void report_printer_flush(struct report_printer *p)
 {
 	flush_lines(p, p->line.len);
+}
+
+void report_printer_switch(struct report_printer *from, struct report_printer *to)
+{
+	flush_lines(from, from->line.len);
+	to->last_ts = from->last_ts;
 }
 
 void report_printer_finish(struct report_printer *p, FILE *out)

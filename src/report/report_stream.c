@@ -41,8 +41,9 @@ struct report_stream {
  * How many CPU slots trace-cmd gives a buffer: its highest CPU + 1, at least the CPUCOUNT of
  * the file (an instance handle starts as a copy of the top one).
  */
-static int buffer_slots(struct dat_file *df, const struct dat_buffer *b)
+int report_buffer_slots(struct dat_file *df, int index)
 {
+	const struct dat_buffer *b = dat_file_buffer(df, index);
 	uint32_t size;
 	const void *count = dat_file_option(df, DAT_OPT_CPUCOUNT, 0, &size);
 	int i, n = 0;
@@ -90,7 +91,7 @@ int report_stream_open(struct dat_file *df, struct report_stream **out, struct s
 		goto fail;
 	for (i = 0; i < rs->nr; i++) {
 		rs->bufs[i].slot_base = base;
-		base += buffer_slots(df, dat_file_buffer(df, i));
+		base += report_buffer_slots(df, i);
 		ret = cursor_open(rs, i, filter, err);
 		if (ret)
 			goto fail;
@@ -124,10 +125,11 @@ static bool cursor_fill(struct report_stream *rs, struct buffer_cursor *c, struc
 	return false;
 }
 
-int report_stream_next(struct report_stream *rs, struct report_event *ev, struct strbuf *err)
+/* The buffer whose record comes next: 1 with *index set, 0 at the end, negative errno. */
+static int next_buffer(struct report_stream *rs, int *index, struct strbuf *err)
 {
 	struct buffer_cursor *best = NULL;
-	int i, best_index = -1;
+	int i;
 
 	if (rs->error) {
 		if (rs->error_msg.len)
@@ -141,13 +143,31 @@ int report_stream_next(struct report_stream *rs, struct report_event *ev, struct
 			continue;
 		if (!best || c->head.record->ts < best->head.record->ts) {
 			best = c;
-			best_index = i;
+			*index = i;
 		}
 	}
 	if (rs->error)
 		return rs->error;
-	if (!best)
-		return 0;
+	return best ? 1 : 0;
+}
+
+int report_stream_head(struct report_stream *rs, uint64_t *ts, int *buffer, struct strbuf *err)
+{
+	int ret = next_buffer(rs, buffer, err);
+
+	if (ret > 0)
+		*ts = rs->bufs[*buffer].head.record->ts;
+	return ret;
+}
+
+int report_stream_next(struct report_stream *rs, struct report_event *ev, struct strbuf *err)
+{
+	struct buffer_cursor *best;
+	int best_index = 0, ret = next_buffer(rs, &best_index, err);
+
+	if (ret <= 0)
+		return ret;
+	best = &rs->bufs[best_index];
 	best->have = false;
 	rs->current = best_index;
 	rs->current_rec = best->head.record;
