@@ -114,8 +114,8 @@ static int make_filter(struct multi *m, int i, struct strbuf *err)
 
 /*
  * What trace-cmd prints of a file before the events: its "cpus=N" line (the name column only
- * as wide as the names known by then: instance names come in as their file is reached), or
- * the --stat/--uname/--version text. 1 when -T stops here.
+ * as wide as the names known by then: the instance names of a file come in once its line is
+ * out, and not at all with --stat/--uname/--version), or the text of those. 1 when -T stops.
  */
 static int start_file(struct multi *m, int i, struct strbuf *err)
 {
@@ -142,14 +142,16 @@ static int start_file(struct multi *m, int i, struct strbuf *err)
 		report_print_uname(df, stdout);
 		report_print_version(df, stdout);
 	} else if (o->stat) {
-		ret = report_print_stat(df, stdout, err);
+		return report_print_stat(df, stdout, err);
 	}
+	if (o->version || o->uname)
+		return 0;
 	for (b = 1; b < dat_file_nr_buffers(df); b++) {
 		const char *name = dat_file_buffer(df, b)->name;
 
 		widen(m, base_name(name ? name : ""));
 	}
-	return ret;
+	return 0;
 }
 
 /* Each buffer's place among trace-cmd's handles, and its CPU slots. */
