@@ -133,6 +133,71 @@ static void test_format(void **state)
 	report_opts_release(&o);
 }
 
+/* Several -i: as trace-cmd, -F, --ts-offset and --ts2secs belong to the last -i before them. */
+static void test_several_inputs(void **state)
+{
+	struct report_opts o;
+
+	(void)state;
+	assert_int_equal(PARSE(&o, "-F", "a", "-i", "1.dat", "-F", "b", "--ts-offset", "9",
+			       "-i", "2.dat", "-v", "-F", "c", "--ts-offset", "5", "--ts-offset",
+			       "-70", "-i", "3.dat", "--ts2secs", "1000"), 0);
+	assert_string_equal(o.input, "1.dat");
+	/* before the first -i and up to the second: the first file's; its offset stays 0 */
+	assert_int_equal(o.nr_filters, 2);
+	assert_string_equal(o.filters[1].expr, "b");
+	assert_int_equal(o.nr_more_inputs, 2);
+	assert_string_equal(o.more_inputs[0].path, "2.dat");
+	assert_int_equal(o.more_inputs[0].nr_filters, 1);
+	assert_string_equal(o.more_inputs[0].filters[0].expr, "c");
+	assert_true(o.more_inputs[0].filters[0].neg);
+	assert_int_equal(o.more_inputs[0].ts_offset, -70);
+	assert_int_equal(o.more_inputs[0].ts2secs, 0);
+	assert_string_equal(o.more_inputs[1].path, "3.dat");
+	assert_int_equal(o.more_inputs[1].nr_filters, 0);
+	assert_int_equal(o.more_inputs[1].ts_offset, 0);
+	assert_int_equal(o.more_inputs[1].ts2secs, 1000);
+	assert_int_equal(o.ts2secs, 0);
+	report_opts_release(&o);
+	/* before the second -i, --ts2secs is every file's */
+	assert_int_equal(PARSE(&o, "-i", "1.dat", "--ts2secs", "7", "-i", "2.dat", "--align-ts"), 0);
+	assert_int_equal(o.ts2secs, 7);
+	assert_int_equal(o.more_inputs[0].ts2secs, 0);
+	assert_true(o.align_ts);
+	report_opts_release(&o);
+	/* the same file twice is two inputs */
+	assert_int_equal(PARSE(&o, "-i", "1.dat", "-i", "1.dat"), 0);
+	assert_int_equal(o.nr_more_inputs, 1);
+	report_opts_release(&o);
+}
+
+/* What ktrace cannot print as trace-cmd does for several files is refused at parse time. */
+static void test_several_inputs_refused(void **state)
+{
+	static const char *const refused[][2] = {
+		{ "--profile", NULL }, { "--format", "json" }, { "--format", "csv" }, { "-w", NULL },
+	};
+	struct report_opts o;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		char *argv[] = { "report", "-i", "1.dat", "-i", "2.dat", (char *)refused[i][0],
+				 (char *)refused[i][1], NULL };
+
+		assert_int_equal(parse(&o, argv), -EINVAL);
+		report_opts_release(&o);
+		argv[3] = (char *)refused[i][0];
+		argv[4] = (char *)refused[i][1];
+		argv[5] = NULL;
+		assert_int_equal(parse(&o, argv), 0);
+		report_opts_release(&o);
+	}
+	/* trace-cmd takes a bare FILE only as the one input */
+	assert_int_equal(PARSE(&o, "-i", "1.dat", "-i", "2.dat", "3.dat"), -EINVAL);
+	report_opts_release(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -142,6 +207,8 @@ int main(void)
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_several_inputs),
+		cmocka_unit_test(test_several_inputs_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
