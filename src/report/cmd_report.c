@@ -247,7 +247,8 @@ static int fail_status(void *priv, int ret, const struct strbuf *err)
 {
 	const struct report_run *run = priv;
 
-	if (ret == -EINVAL && strstr(strbuf_str(err), "event filter"))
+	if (ret == -EINVAL && (strstr(strbuf_str(err), "event filter") ||
+			       strstr(strbuf_str(err), "multiple inputs")))
 		return EXIT_USAGE;
 	return run->df || run->opened ? 1 : open_status(ret);
 }
