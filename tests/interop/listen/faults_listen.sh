@@ -21,11 +21,31 @@ SRC=$CORPUS/sched.dat
 # its setup: each CPU's pages a million times over (about 3 MB/s go through here, a few GB
 # would take minutes anywhere).
 BIG=1000000
+# A client that is stopped with the listener sends a known volume instead (--stall: all its pages,
+# then it waits with the session open): about 400 K events, whatever the machine's speed, so
+# that both reports of what is kept take seconds, not minutes.
+SOME=600
 
 # streaming N: the Nth session of this listener is set up, and has been sending for a second
 streaming() {
 	wait_log ": protocol 3, " "$1" || return 1
 	sleep 1
+}
+
+# stalled N ERRFILE: the Nth session's --stall client has sent everything (it says so in ERRFILE)
+# and the listener's CPU files have stopped growing
+stalled() {
+	local size=-1 now
+	wait_log ": protocol 3, " "$1" || return 1
+	for _ in $(seq 600); do grep -q stalling "$2" && break; sleep 0.05; done
+	grep -q stalling "$2" || return 1
+	for _ in $(seq 100); do
+		now=$(cat "$D"/.*.part.cpu* 2>/dev/null | wc -c)
+		[ "$now" -gt 0 ] && [ "$now" = "$size" ] && return 0
+		size=$now
+		sleep 0.3
+	done
+	return 1
 }
 
 # last_file: the name the latest ": wrote " line gives
@@ -87,9 +107,9 @@ rm -f "$got"
 kill -0 "$LISTEN_PID" 2>/dev/null && pass "the listener is still up" || fail "the listener died"
 
 # 3. The listener is killed mid-stream, then started again on the same port and directory.
-"$REPLAY" --repeat $BIG 127.0.0.1 "$PORT" "$SRC" 2> "$W/big.err" &
+"$REPLAY" --stall --repeat $SOME 127.0.0.1 "$PORT" "$SRC" 2> "$W/big.err" &
 BIG_PID=$!
-streaming 3 || fail "the big client was not set up"
+stalled 3 "$W/big.err" || fail "the client did not send its data: $(cat "$W/big.err")"
 kill -KILL "$LISTEN_PID"
 wait "$LISTEN_PID" 2>/dev/null
 LISTEN_PID=
@@ -164,9 +184,9 @@ left=$(cd "$D" && ls -A)
 
 # 5. The listener is stopped (SIGTERM, as a user would) mid-stream: the session's data so far
 # becomes a .partial.dat saying why, the client ends with an error, and the listener exits 0.
-"$REPLAY" --repeat $BIG 127.0.0.1 "$PORT" "$SRC" 2>/dev/null &
+"$REPLAY" --stall --repeat $SOME 127.0.0.1 "$PORT" "$SRC" 2> "$W/stalled.err" &
 BIG_PID=$!
-streaming 3 || fail "the big client was not set up"
+stalled 3 "$W/stalled.err" || fail "the client did not send its data: $(cat "$W/stalled.err")"
 stop_listener
 wait_log "wrote .*\.partial\.dat .*ktrace listen was stopped mid-recording" 1 &&
 	pass "listener stopped mid-stream: the session is kept in a .partial.dat"

@@ -6,7 +6,7 @@
  * original) and for sessions cut short on purpose.
  *
  *   net_replay [--udp] [--v1] [--cut-meta] [--cut-data] [--no-close] [--repeat N]
- *              [--parallel] HOST PORT FILE
+ *              [--parallel] [--stall] HOST PORT FILE
  *
  * --v1 speaks protocol 1 instead (v6 files only): a v1 client sends only the headers.
  * --cpus N announces N CPUs whatever the file holds.
@@ -14,6 +14,8 @@
  * --repeat N sends every CPU's pages N times over (bench/listen: volume without a huge file).
  * --parallel sends the CPUs at once, one process each, as a recording client does; without it
  * they go one after the other.
+ * --stall keeps the session open after the CPU data, as a client still recording would, until
+ * the listener hangs up (exit status 2): a known volume for tests that stop the listener.
  */
 #define _FILE_OFFSET_BITS 64
 #include <arpa/inet.h>
@@ -370,7 +372,7 @@ static void send_cpus_parallel(const char *host, const unsigned int *ports, int 
 int main(int argc, char **argv)
 {
 	int udp = 0, v1 = 0, cut_meta = 0, cut_data = 0, no_close = 0, fd, i = 1, lie = 0;
-	int bad = 0, repeat = 1, parallel = 0;
+	int bad = 0, repeat = 1, parallel = 0, stall = 0;
 	struct replay r = { 0 };
 	unsigned int ports[64];
 	struct kt_codec *codec = NULL;
@@ -390,10 +392,11 @@ int main(int argc, char **argv)
 		cut_meta |= !strcmp(argv[i], "--cut-meta");
 		cut_data |= !strcmp(argv[i], "--cut-data");
 		no_close |= !strcmp(argv[i], "--no-close");
+		stall |= !strcmp(argv[i], "--stall");
 	}
 	if (argc - i != 3)
 		die("usage: net_replay [--udp] [--v1] [--cpus N] [--cut-meta] [--cut-data] "
-		    "[--no-close] [--repeat N] [--parallel] HOST PORT FILE");
+		    "[--no-close] [--repeat N] [--parallel] [--stall] HOST PORT FILE");
 	if (repeat < 1)
 		die("--repeat needs a count >= 1");
 	fd = open(argv[i + 2], O_RDONLY);
@@ -435,6 +438,14 @@ int main(int argc, char **argv)
 		send_cpu(argv[i], ports[cpu], udp, &r.cpu[cpu],
 			 cut_data ? r.cpu[cpu].len / r.page / 2 * r.page : r.cpu[cpu].len, r.page,
 			 bad, repeat);
+	if (stall) {
+		char c;
+
+		fprintf(stderr, "net_replay: data sent, stalling\n");
+		while (read(fd, &c, 1) > 0)
+			;
+		die("the listener hung up");
+	}
 	if (!cut_meta && !cut_data && !no_close) {
 		struct strbuf sb = STRBUF_INIT;
 
