@@ -113,16 +113,12 @@ int plan_check_latency(const struct plan *plan);
 struct tracefs_undo;
 
 /*
- * Saves what the plan will touch, then applies it. On failure everything already changed is
- * restored and one message names the tracefs file and the cause.
+ * Saves what the plan will touch, then applies it. command_pid (the held command under -F, 0
+ * if none) joins -P's pids in set_event_pid, and in set_ftrace_pid where a function tracer is
+ * used, both written before current_tracer. On failure everything already changed is restored
+ * and one message names the tracefs file and the cause.
  */
-int plan_apply(const struct plan *plan, struct tracefs_undo **undo);
-/*
- * Adds pids (e.g. the forked command under -F) to the pid filters: set_event_pid, and
- * set_ftrace_pid in the instances that use a function tracer.
- */
-int plan_set_event_pids(const struct plan *plan, struct tracefs_undo *undo, const pid_t *pids,
-			int nr_pids);
+int plan_apply(const struct plan *plan, pid_t command_pid, struct tracefs_undo **undo);
 /* Adds pids whose events are dropped (set_event_notrace_pid), e.g. ktrace's own recorders. */
 int plan_set_event_notrace_pids(const struct plan *plan, struct tracefs_undo *undo,
 				const pid_t *pids, int nr_pids);

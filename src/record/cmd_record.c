@@ -1,23 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ktrace record and ktrace extract: the flow. parse -> apply (with undo) -> recorders -> run the
+ * ktrace record and ktrace extract: the flow. parse -> a trace session (session.h: the stop
+ * signals blocked, the held command, the plan applied with undo) -> recorders -> run the
  * command or wait for a signal -> tracing off -> flush recorders -> write trace.dat -> undo.
- *
- * SIGINT, SIGTERM, SIGHUP and SIGCHLD are blocked from the start and read from a signalfd, so
- * that every exit path, a signal included, goes through the same stop, write and undo steps.
+ * Every exit path, a signal included, goes through the same stop, write and undo steps.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/signalfd.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <tracefs.h>
 #include <unistd.h>
@@ -25,26 +20,21 @@
 #include "ktrace/command.h"
 #include "ktrace/dat_writer.h"
 #include "ktrace/plan.h"
-#include "record_child.h"
+#include "ktrace/session.h"
 #include "record_date.h"
 #include "record_net.h"
 #include "record_session.h"
-#include "record_signals.h"
 #include "record_status.h"
 
 struct record_run {
 	struct plan *plan;
 	const char *cmd;		/* "record" or "extract" */
-	struct tracefs_undo *undo;
-	struct rec_session session;
+	struct trace_session trace;	/* signals, the command, tracefs and its undo */
+	struct rec_session session;	/* the recorders */
 	struct rec_status status;
-	struct record_child child;
 	int out_fd;
 	struct record_net *net;		/* -N: the listener sessions, NULL when writing a file */
 	bool net_lost;			/* -N: the listener went away while recording */
-	int sig_fd;
-	sigset_t old_mask;
-	int stop_signal;		/* the signal that ended the recording, 0 if none */
 	int latency;			/* the instance of a latency tracer, -1 if none */
 	char max_latency[32];		/* its tracing_max_latency at the end, in us */
 	struct strbuf err;
@@ -137,141 +127,41 @@ static void exclude_recorders(struct record_run *run)
 	pid_t *tids = NULL;
 	int nr = 0;
 
-	if (run->plan->filter_command || run->plan->nr_pids)
-		return;
 	if (rec_session_tids(&run->session, &tids, &nr))
 		return;
 	tids[nr++] = getpid();
-	plan_set_event_notrace_pids(run->plan, run->undo, tids, nr);
-	plan_set_ftrace_notrace_pids(run->plan, run->undo, tids, nr);
+	trace_session_exclude(&run->trace, tids, nr);
 	free(tids);
-}
-
-/* Handles one pending signal; returns true when recording should stop. */
-static bool handle_signal(struct record_run *run)
-{
-	struct signalfd_siginfo si;
-
-	while (read(run->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
-		if (si.ssi_signo == SIGCHLD) {
-			if (record_child_reap(&run->child))
-				return true;
-			continue;
-		}
-		run->stop_signal = (int)si.ssi_signo;
-		record_child_forward(&run->child, run->stop_signal);
-		return true;
-	}
-	return false;
-}
-
-#define MAX_WATCHED_PIDS 64
-
-/*
- * Without a command, -P PID records until every such process has exited (as trace-cmd does) or a
- * signal arrives. A pidfd polls readable once its process exits, zombie or not.
- */
-static int watch_pids(const struct record_run *run, struct pollfd *pfds, int max)
-{
-	int i, n = 0;
-
-	if (run->plan->command)
-		return 0;
-	for (i = 0; i < run->plan->nr_pids && n < max; i++) {
-		int fd = (int)syscall(SYS_pidfd_open, run->plan->pids[i], 0);
-
-		if (fd >= 0) {
-			pfds[n].fd = fd;
-			pfds[n].events = POLLIN;
-			n++;
-		}
-	}
-	return n;
-}
-
-/* Closes the pidfds of exited processes; returns how many are still running. */
-static int pids_alive(struct pollfd *pfds, int n)
-{
-	int i, alive = 0;
-
-	for (i = 0; i < n; i++) {
-		if (pfds[i].fd >= 0 && (pfds[i].revents & (POLLIN | POLLHUP))) {
-			close(pfds[i].fd);
-			pfds[i].fd = -1;
-		}
-		if (pfds[i].fd >= 0)
-			alive++;
-	}
-	return alive;
 }
 
 /*
  * -N: the listener sends nothing after RINIT, so a control connection turning readable or hung
  * up means it went away. Recording stops there, and the command with it.
  */
-static bool listener_gone(struct record_run *run, const struct pollfd *pfds, int nr)
-{
-	int i;
-
-	for (i = 0; i < nr; i++) {
-		if (pfds[i].revents) {
-			run->net_lost = true;
-			record_child_forward(&run->child, SIGTERM);
-			return true;
-		}
-	}
-	return false;
-}
-
 #define MAX_NET_SESSIONS 64
+
+static void status_tick(void *ctx, bool timeout)
+{
+	struct record_run *run = ctx;
+
+	if (timeout)
+		rec_status_tick(&run->status, &run->session);
+}
 
 static void wait_for_end(struct record_run *run)
 {
-	struct pollfd pfds[1 + MAX_NET_SESSIONS + MAX_WATCHED_PIDS];
-	struct pollfd *pids;
-	int nr_net, nr_pids, i;
+	struct pollfd net[MAX_NET_SESSIONS];
+	struct session_wait w = { .tick_ms = 1000, .watch = net, .tick = status_tick, .ctx = run };
 
-	if (run->child.pid > 0 && record_child_reap(&run->child))
-		return;
-	pfds[0].fd = run->sig_fd;
-	pfds[0].events = POLLIN;
-	nr_net = record_net_pollfds(run->net, pfds + 1, MAX_NET_SESSIONS);
-	pids = pfds + 1 + nr_net;
-	nr_pids = watch_pids(run, pids, MAX_WATCHED_PIDS);
-	for (;;) {
-		int n = poll(pfds, (nfds_t)(1 + nr_net + nr_pids), 1000);
-
-		if (n > 0 && (pfds[0].revents & POLLIN) && handle_signal(run))
-			break;
-		if (n > 0 && listener_gone(run, pfds + 1, nr_net))
-			break;
-		if (n > 0 && nr_pids && !pids_alive(pids, nr_pids))
-			break;
-		if (n == 0)
-			rec_status_tick(&run->status, &run->session);
-	}
-	for (i = 0; i < nr_pids; i++)
-		if (pids[i].fd >= 0)
-			close(pids[i].fd);
+	w.nr_watch = record_net_pollfds(run->net, net, MAX_NET_SESSIONS);
+	if (trace_session_wait(&run->trace, &w) == SESSION_END_WATCHED)
+		run->net_lost = true;
 }
 
 static int start_and_run(struct record_run *run)
 {
 	int ret;
 
-	if (run->plan->command) {
-		ret = record_child_spawn(&run->child, run->plan->command, &run->old_mask);
-		if (ret) {
-			strbuf_addf(&run->err, "cannot start '%s': %s", run->plan->command[0],
-				    strerror(-ret));
-			return ret;
-		}
-		if (run->plan->filter_command) {
-			ret = plan_set_event_pids(run->plan, run->undo, &run->child.pid, 1);
-			if (ret)
-				return ret;
-		}
-	}
 	if (run->latency < 0) {
 		ret = rec_session_start(&run->session, &run->err);
 		if (ret)
@@ -279,25 +169,17 @@ static int start_and_run(struct record_run *run)
 		exclude_recorders(run);
 	} else {
 		/* the longest path of this run only, not one from before it */
-		ret = plan_reset_max_latency(run->plan, run->undo);
+		ret = plan_reset_max_latency(run->plan, run->trace.undo);
 		if (ret)
 			return ret;
 	}
-	ret = plan_tracing_on(run->plan, run->undo, true);
-	if (ret)
-		return ret;
 	/* without recorders there is no progress to show */
 	rec_status_begin(&run->status, run->plan->quiet || run->latency >= 0);
-	if (run->plan->command) {
-		ret = record_child_release(&run->child);
-		if (ret) {
-			strbuf_addf(&run->err, "cannot run '%s': %s", run->plan->command[0],
-				    strerror(-ret));
-			return ret;
-		}
-	} else if (!run->plan->quiet) {
+	ret = trace_session_go(&run->trace, &run->err);
+	if (ret)
+		return ret;
+	if (!run->plan->command && !run->plan->quiet)
 		fprintf(stderr, "Hit Ctrl^C to stop recording\n");
-	}
 	wait_for_end(run);
 	return 0;
 }
@@ -320,7 +202,7 @@ static int stop_and_write(struct record_run *run, bool write_file)
 {
 	int ret;
 
-	plan_tracing_on(run->plan, run->undo, false);
+	trace_session_stop(&run->trace);
 	rec_status_end(&run->status);
 	if (run->latency >= 0) {
 		read_max_latency(run);
@@ -358,18 +240,6 @@ static int open_output(struct record_run *run)
 		fprintf(stderr, "ktrace %s: cannot write %s: %s\n", run->cmd, path,
 			strerror(-ret));
 	return ret;
-}
-
-static void finish_undo(struct record_run *run)
-{
-	if (!run->undo)
-		return;
-	if (run->plan->keep)
-		tracefs_undo_keep(run->undo);
-	else
-		tracefs_undo_restore(run->undo);
-	tracefs_undo_free(run->undo);
-	run->undo = NULL;
 }
 
 static void print_summary(struct record_run *run)
@@ -445,11 +315,11 @@ static int record_run(struct record_run *run)
 	}
 	/* blocked before the file exists: a signal from here on goes through the cleanup */
 	if (!ret)
-		ret = rec_signals_block(&run->sig_fd, &run->old_mask);
+		ret = trace_session_begin(&run->trace);
 	if (!ret)
 		ret = open_output(run);
 	if (!ret)
-		ret = plan_apply(run->plan, &run->undo);
+		ret = trace_session_apply(&run->trace, &run->err);
 	if (!ret)
 		ret = setup_session(run);
 	if (!ret && run->net)
@@ -466,9 +336,7 @@ static int record_run(struct record_run *run)
 	rec_session_close(&run->session);
 	record_net_free(run->net);
 	run->net = NULL;
-	finish_undo(run);
-	record_child_cleanup(&run->child);
-	rec_signals_unblock(&run->sig_fd, &run->old_mask);
+	trace_session_end(&run->trace, run->plan->keep);
 	if (run->out_fd >= 0)
 		close(run->out_fd);
 	if (ret && run->out_fd >= 0)
@@ -491,8 +359,8 @@ static int run_command(const char *cmd, int argc, char **argv,
 	memset(&run, 0, sizeof(run));
 	run.plan = &plan;
 	run.cmd = cmd;
-	run.out_fd = run.sig_fd = -1;
-	record_child_init(&run.child);
+	run.out_fd = -1;
+	trace_session_init(&run.trace, &plan, cmd);
 	ret = plan_parse(cmd, argc, argv, &plan);
 	run.latency = ret ? -1 : plan_latency_instance(&plan);
 	if (!ret)
@@ -570,9 +438,9 @@ static int extract_run(struct record_run *run)
 		return ret;
 	/*
 	 * Reading a buffer consumes it: a signal waits until the file holding the pages is
-	 * written, and is then dropped (rec_signals_unblock), so an interrupted extract keeps them.
+	 * written, and is then dropped (trace_session_end), so an interrupted extract keeps them.
 	 */
-	ret = rec_signals_block(&run->sig_fd, &run->old_mask);
+	ret = trace_session_begin(&run->trace);
 	if (!ret)
 		ret = open_output(run);
 	n = ret ? 0 : run->latency >= 0 ? instance_names(run->plan, run->latency, &names)
@@ -600,7 +468,7 @@ static int extract_run(struct record_run *run)
 		close(run->out_fd);
 	if (ret && run->out_fd >= 0)
 		unlink(output_path(run->plan));
-	rec_signals_unblock(&run->sig_fd, &run->old_mask);
+	trace_session_end(&run->trace, false);
 	if (run->err.len)
 		fprintf(stderr, "ktrace extract: %s\n", strbuf_str(&run->err));
 	else if (ret)

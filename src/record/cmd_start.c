@@ -13,6 +13,7 @@
 
 #include "ktrace/command.h"
 #include "ktrace/options.h"
+#include "ktrace/session.h"
 #include "control_args.h"
 #include "plan_internal.h"
 
@@ -28,25 +29,37 @@ static int check_something(const struct plan *plan)
 	return -EINVAL;
 }
 
+/*
+ * A trace session that ends right after tracing is on, keeping what it set. A stop signal while
+ * the plan is applied puts everything back instead of leaving half a setup behind.
+ */
 int cmd_start(int argc, char **argv)
 {
-	struct tracefs_undo *undo = NULL;
+	struct trace_session trace;
+	struct strbuf err = STRBUF_INIT;
 	struct plan plan;
 	int ret;
 
+	memset(&plan, 0, sizeof(plan));
+	trace_session_init(&trace, &plan, "start");
 	ret = plan_parse("start", argc, argv, &plan);
 	if (!ret)
 		ret = check_something(&plan);
 	if (!ret)
-		ret = plan_apply(&plan, &undo);
-	if (!ret) {
-		ret = plan_tracing_on(&plan, undo, true);
-		if (ret)
-			tracefs_undo_restore(undo);
-		else
-			tracefs_undo_keep(undo);
+		ret = trace_session_begin(&trace);
+	if (!ret)
+		ret = trace_session_apply(&trace, &err);
+	if (!ret)
+		ret = trace_session_go(&trace, &err);
+	if (!ret && trace_session_signalled(&trace)) {
+		fprintf(stderr, "ktrace start: stopped by signal %d; the settings are put back\n",
+			trace.stop_signal);
+		ret = -EINTR;
 	}
-	tracefs_undo_free(undo);
+	if (err.len)
+		fprintf(stderr, "ktrace start: %s\n", err.buf);
+	trace_session_end(&trace, !ret);
+	strbuf_release(&err);
 	plan_release(&plan);
 	if (ret == PLAN_HELP_SHOWN)
 		return 0;

@@ -24,6 +24,7 @@ struct applier {
 	struct tracefs_undo *undo;
 	const char *inst;	/* instance name, NULL for the top one */
 	const struct plan_instance *pinst;	/* its part of the plan (for_each_used) */
+	pid_t command_pid;	/* -F: the held command, in the pid filters with -P's; 0 if none */
 	struct strbuf path;
 	int filters_taken;	/* events of the current -e that accepted its filter */
 };
@@ -139,6 +140,19 @@ static int apply_pids(struct applier *ap, const char *file, const pid_t *pids, i
 	return ret;
 }
 
+/* -P's pids and the command's under -F; nothing is written when there are none. */
+static int apply_task_pids(struct applier *ap, const char *file)
+{
+	const struct plan *plan = ap->plan;
+	int ret = 0;
+
+	if (plan->nr_pids)
+		ret = apply_pids(ap, file, plan->pids, plan->nr_pids, true);
+	if (!ret && ap->command_pid)
+		ret = apply_pids(ap, file, &ap->command_pid, 1, !plan->nr_pids);
+	return ret;
+}
+
 /* Everything that limits a function tracer; current_tracer itself comes later. */
 static int apply_function_filters(struct applier *ap, const struct plan_instance *inst)
 {
@@ -154,8 +168,8 @@ static int apply_function_filters(struct applier *ap, const struct plan_instance
 		ret = set_int(ap, "max_graph_depth", inst->max_graph_depth);
 	if (!ret && inst->func_stack)
 		ret = set_file(ap, "options/func_stack_trace", "1");
-	if (!ret && ap->plan->nr_pids)
-		ret = apply_pids(ap, "set_ftrace_pid", ap->plan->pids, ap->plan->nr_pids, true);
+	if (!ret)
+		ret = apply_task_pids(ap, "set_ftrace_pid");
 	return ret;
 }
 
@@ -321,8 +335,8 @@ static int apply_settings(struct applier *ap, const struct plan_instance *inst)
 		ret = set_file(ap, "options/stacktrace", "1");
 	if (!ret && ap->plan->follow_children)
 		ret = follow_children(ap);
-	if (!ret && ap->plan->nr_pids)
-		ret = apply_pids(ap, "set_event_pid", ap->plan->pids, ap->plan->nr_pids, true);
+	if (!ret)
+		ret = apply_task_pids(ap, "set_event_pid");
 	return ret;
 }
 
@@ -412,9 +426,9 @@ static int apply_all(struct applier *ap, const struct resolved_instance *res)
 	return ret;
 }
 
-int plan_apply(const struct plan *plan, struct tracefs_undo **undo)
+int plan_apply(const struct plan *plan, pid_t command_pid, struct tracefs_undo **undo)
 {
-	struct applier ap = { .plan = plan, .path = STRBUF_INIT };
+	struct applier ap = { .plan = plan, .path = STRBUF_INIT, .command_pid = command_pid };
 	struct resolved_instance *res = NULL;
 	int ret;
 
@@ -480,20 +494,6 @@ static int for_each_used(const struct plan *plan, struct tracefs_undo *undo,
 		ret = fn(&ap, arg);
 	}
 	strbuf_release(&ap.path);
-	return ret;
-}
-
-int plan_set_event_pids(const struct plan *plan, struct tracefs_undo *undo, const pid_t *pids,
-			int nr_pids)
-{
-	struct pid_list events = { "set_event_pid", pids, nr_pids };
-	struct pid_list functions = { "set_ftrace_pid", pids, nr_pids };
-	int ret;
-
-	ret = for_each_used(plan, undo, append_pids, &events);
-	/* the function tracers have their own pid list: without it -F traces every task */
-	if (!ret)
-		ret = for_each_used(plan, undo, append_function_pids, &functions);
 	return ret;
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The held-then-released command of ktrace record (record_child.h). */
+/* The held-then-released command of a trace session (session_child.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -7,9 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "record_child.h"
+#include "session_child.h"
 
-void record_child_init(struct record_child *c)
+void session_child_init(struct trace_session_child *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->go_fd = c->err_fd = -1;
@@ -21,7 +21,7 @@ static void child_main(int go_rd, int err_wr, char *const *argv, const sigset_t 
 	int err;
 
 	sigprocmask(SIG_SETMASK, mask, NULL);
-	/* EOF instead of the byte: record gave up before starting; do not run the command. */
+	/* EOF instead of the byte: the session gave up before starting; do not run the command. */
 	if (read(go_rd, &go, 1) != 1)
 		_exit(127);
 	close(go_rd);
@@ -32,7 +32,7 @@ static void child_main(int go_rd, int err_wr, char *const *argv, const sigset_t 
 	_exit(127);
 }
 
-int record_child_spawn(struct record_child *c, char *const *argv, const sigset_t *mask)
+int session_child_spawn(struct trace_session_child *c, char *const *argv, const sigset_t *mask)
 {
 	int go[2], err[2];
 
@@ -64,7 +64,7 @@ int record_child_spawn(struct record_child *c, char *const *argv, const sigset_t
 	return 0;
 }
 
-int record_child_release(struct record_child *c)
+int session_child_release(struct trace_session_child *c)
 {
 	int err = 0;
 	ssize_t n;
@@ -82,7 +82,7 @@ int record_child_release(struct record_child *c)
 	return n == (ssize_t)sizeof(err) ? -err : 0;
 }
 
-bool record_child_reap(struct record_child *c)
+bool session_child_reap(struct trace_session_child *c)
 {
 	if (!c->pid || c->exited)
 		return true;
@@ -91,13 +91,13 @@ bool record_child_reap(struct record_child *c)
 	return c->exited;
 }
 
-void record_child_forward(struct record_child *c, int sig)
+void session_child_forward(struct trace_session_child *c, int sig)
 {
 	if (c->pid > 0 && !c->exited)
 		kill(c->pid, sig);
 }
 
-void record_child_cleanup(struct record_child *c)
+void session_child_cleanup(struct trace_session_child *c)
 {
 	if (c->go_fd >= 0)
 		close(c->go_fd);	/* an unreleased child reads EOF and exits */

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Blocked stop signals read from a signalfd (record_signals.h). */
+/* Blocked stop signals read from a signalfd (session_signals.h). */
 #include <errno.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "record_signals.h"
+#include "session_signals.h"
 
-int rec_signals_block(int *sig_fd, sigset_t *old_mask)
+int session_signals_block(int *sig_fd, sigset_t *old_mask)
 {
 	sigset_t set;
 
@@ -21,7 +21,7 @@ int rec_signals_block(int *sig_fd, sigset_t *old_mask)
 	return *sig_fd < 0 ? -errno : 0;
 }
 
-void rec_signals_unblock(int *sig_fd, const sigset_t *old_mask)
+void session_signals_unblock(int *sig_fd, const sigset_t *old_mask)
 {
 	struct signalfd_siginfo si;
 

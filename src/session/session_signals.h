@@ -1,20 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef KTRACE_RECORD_SIGNALS_H
-#define KTRACE_RECORD_SIGNALS_H
+#ifndef KTRACE_SESSION_SIGNALS_H
+#define KTRACE_SESSION_SIGNALS_H
 
 /*
  * The signals that end a recording (SIGINT, SIGTERM, SIGHUP) and SIGCHLD, blocked and read from
- * a signalfd, so that every way a recording ends goes through the same stop and undo code.
- * Shared by record and stream.
+ * a signalfd, so that every way a trace session ends goes through the same stop and undo code.
  */
 #include <signal.h>
 
 /* Blocks them and opens *sig_fd (non-blocking); 0 or negative errno. */
-int rec_signals_block(int *sig_fd, sigset_t *old_mask);
+int session_signals_block(int *sig_fd, sigset_t *old_mask);
 /*
  * Consumes what is still pending (it did its job: the recording stopped) and restores the old
  * mask; unblocking a pending SIGINT would otherwise kill the process before it finishes.
  */
-void rec_signals_unblock(int *sig_fd, const sigset_t *old_mask);
+void session_signals_unblock(int *sig_fd, const sigset_t *old_mask);
 
 #endif

@@ -6,27 +6,24 @@
  * Ctrl-C, SIGTERM/SIGHUP or the command's exit; then tracing goes off, what is left is printed
  * and tracefs is restored.
  *
- * Signals are blocked and read from a signalfd (as record does), so that every way out goes
- * through the same drain and undo.
+ * It runs in a trace session (session.h) as record does, so that every way out, a signal
+ * included, goes through the same drain and undo.
  */
 #include <errno.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/signalfd.h>
 #include <unistd.h>
 
 #include <event-parse.h>
 #include <tracefs.h>
 
 #include "ktrace/command.h"
+#include "ktrace/dat.h"
 #include "ktrace/plan.h"
 #include "ktrace/report.h"
-#include "../record/record_child.h"
-#include "../record/record_signals.h"
+#include "ktrace/session.h"
 #include "stream_comm.h"
 #include "stream_cpu.h"
 
@@ -37,7 +34,7 @@
 
 struct stream_run {
 	struct plan plan;
-	struct tracefs_undo *undo;
+	struct trace_session trace;	/* signals, the command, tracefs and its undo */
 	struct tep_handle *tep;
 	struct tep_plugin_list *plugins;
 	struct tracefs_instance *instance;
@@ -47,9 +44,6 @@ struct stream_run {
 	struct report_printer *printer;
 	struct report_filter *filter;
 	struct stream_comm *comm;
-	struct record_child child;
-	int sig_fd;
-	sigset_t old_mask;
 };
 
 /* The instance streamed: the first one the plan configures (stream follows one buffer). */
@@ -63,13 +57,13 @@ static const char *stream_instance_name(const struct plan *plan)
 	return NULL;
 }
 
-/* report prints raw counts for clocks that do not count nanoseconds. */
+/* As report prints a file of the same clock: raw counts where it does not count nanoseconds. */
 static enum report_time_unit clock_unit(struct tracefs_instance *instance)
 {
 	char *clock = tracefs_get_clock(instance);
 	enum report_time_unit unit = REPORT_TIME_USECS;
 
-	if (clock && (!strcmp(clock, "counter") || !strcmp(clock, "x86-tsc")))
+	if (clock && !dat_clock_counts_ns(clock))
 		unit = REPORT_TIME_RAW;
 	free(clock);
 	return unit;
@@ -209,35 +203,12 @@ static void print_until(struct stream_run *run, unsigned long long limit)
 	fflush(stdout);
 }
 
-/* true when streaming should stop */
-static bool handle_signals(struct stream_run *run)
+static void stream_tick(void *ctx, bool timeout)
 {
-	struct signalfd_siginfo si;
-
-	while (read(run->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
-		if (si.ssi_signo == SIGCHLD) {
-			if (record_child_reap(&run->child))
-				return true;
-			continue;
-		}
-		record_child_forward(&run->child, (int)si.ssi_signo);
-		return true;
-	}
-	return false;
-}
-
-static void stream_loop(struct stream_run *run)
-{
-	struct pollfd pfd = { .fd = run->sig_fd, .events = POLLIN };
+	struct stream_run *run = ctx;
 	bool any;
 
-	for (;;) {
-		if (poll(&pfd, 1, STREAM_POLL_MS) > 0 && handle_signals(run))
-			return;
-		if (run->child.pid > 0 && record_child_reap(&run->child))
-			return;
-		print_until(run, fill_all(run, &any));
-	}
+	print_until(run, fill_all(run, &any));
 }
 
 /* Tracing is off: everything still in the buffers is printed. */
@@ -250,48 +221,24 @@ static void drain(struct stream_run *run)
 	print_until(run, ULLONG_MAX);
 }
 
-static int start_command(struct stream_run *run)
-{
-	int ret;
-
-	if (!run->plan.command)
-		return 0;
-	ret = record_child_spawn(&run->child, run->plan.command, &run->old_mask);
-	if (!ret && run->plan.filter_command)
-		ret = plan_set_event_pids(&run->plan, run->undo, &run->child.pid, 1);
-	if (ret)
-		fprintf(stderr, "ktrace stream: cannot start '%s': %s\n", run->plan.command[0],
-			strerror(-ret));
-	return ret;
-}
-
 static int go_live(struct stream_run *run)
 {
+	struct session_wait w = { .tick_ms = STREAM_POLL_MS, .tick = stream_tick, .ctx = run };
+	struct strbuf err = STRBUF_INIT;
 	pid_t self = getpid();
 	int ret;
 
-	ret = start_command(run);
+	/* our own reads must not feed the stream */
+	trace_session_exclude(&run->trace, &self, 1);
+	ret = trace_session_go(&run->trace, &err);
+	if (err.len)
+		fprintf(stderr, "ktrace stream: %s\n", err.buf);
+	strbuf_release(&err);
 	if (ret)
 		return ret;
-	/* our own reads must not feed the stream (kernels without the file just keep them) */
-	if (!run->plan.filter_command && !run->plan.nr_pids) {
-		plan_set_event_notrace_pids(&run->plan, run->undo, &self, 1);
-		plan_set_ftrace_notrace_pids(&run->plan, run->undo, &self, 1);
-	}
-	ret = plan_tracing_on(&run->plan, run->undo, true);
-	if (ret)
-		return ret;
-	if (run->plan.command) {
-		ret = record_child_release(&run->child);
-		if (ret) {
-			fprintf(stderr, "ktrace stream: cannot run '%s': %s\n",
-				run->plan.command[0], strerror(-ret));
-			return ret;
-		}
-	} else if (!run->plan.quiet) {
+	if (!run->plan.command && !run->plan.quiet)
 		fprintf(stderr, "Hit Ctrl^C to stop streaming\n");
-	}
-	stream_loop(run);
+	trace_session_wait(&run->trace, &w);
 	return 0;
 }
 
@@ -310,34 +257,30 @@ static void stream_cleanup(struct stream_run *run)
 		tep_unload_plugins(run->plugins, run->tep);
 	tep_free(run->tep);
 	tracefs_instance_free(run->instance);
-	record_child_cleanup(&run->child);
 }
 
 static int stream_run(struct stream_run *run)
 {
+	struct strbuf err = STRBUF_INIT;
 	int ret;
 
 	ret = plan_check_latency(&run->plan);
 	if (!ret)
-		ret = rec_signals_block(&run->sig_fd, &run->old_mask);
+		ret = trace_session_begin(&run->trace);
 	if (!ret)
-		ret = plan_apply(&run->plan, &run->undo);
+		ret = trace_session_apply(&run->trace, &err);
+	if (err.len)
+		fprintf(stderr, "ktrace stream: %s\n", err.buf);
+	strbuf_release(&err);
 	if (!ret)
 		ret = open_readers(run);
 	if (!ret) {
 		ret = go_live(run);
-		plan_tracing_on(&run->plan, run->undo, false);
+		trace_session_stop(&run->trace);
 		drain(run);
 	}
-	if (run->undo) {
-		if (run->plan.keep)
-			tracefs_undo_keep(run->undo);
-		else
-			tracefs_undo_restore(run->undo);
-		tracefs_undo_free(run->undo);
-	}
+	trace_session_end(&run->trace, run->plan.keep);
 	stream_cleanup(run);
-	rec_signals_unblock(&run->sig_fd, &run->old_mask);
 	return ret;
 }
 
@@ -347,8 +290,7 @@ int cmd_stream(int argc, char **argv)
 	int ret;
 
 	memset(&run, 0, sizeof(run));
-	run.sig_fd = -1;
-	record_child_init(&run.child);
+	trace_session_init(&run.trace, &run.plan, "stream");
 	ret = plan_parse("stream", argc, argv, &run.plan);
 	if (!ret)
 		ret = stream_run(&run);

@@ -90,15 +90,8 @@ tracefs_at_defaults()
 }
 
 # only_task REPORT COMM: every event of the report is from one task, named COMM (-F, -P).
-# only_task FILE COMM [TOLERATED]: every event in FILE is of one task named COMM. TOLERATED, an
-# ERE, names lines of other tasks that are let through (and counted in the output).
 only_task()
 {
-	if [ -n "${3:-}" ]; then
-		grep -E "$3" "$1" | sed 's/^/    tolerated: /'
-		grep -v -E "$3" "$1" > "$1.only"
-		set -- "$1.only" "$2"
-	fi
 	tasks=$(grep -o -E '^ *[^ ]+-[0-9]+ +\[[0-9]+\]' "$1" | sed -E 's/ +\[[0-9]+\]$//; s/^ +//' |
 		sort -u)
 	[ -n "$tasks" ] || fail "no event in $1"

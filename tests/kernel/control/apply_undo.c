@@ -30,7 +30,7 @@ int main(int argc, char **argv)
 	argv[1] = argv[0];
 	if (plan_parse("record", argc - 1, argv + 1, &plan))
 		return 3;
-	ret = plan_apply(&plan, &undo);
+	ret = plan_apply(&plan, 0, &undo);
 	/* As record does for its own threads; a no-op (no EPERM) unless a function tracer. */
 	if (!ret)
 		ret = plan_set_ftrace_notrace_pids(&plan, undo, &self, 1);

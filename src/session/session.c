@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* One trace session: signals, the held command, pid filters, tracing on/off, undo (session.h). */
+#include <errno.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ktrace/plan.h"
+#include "ktrace/session.h"
+#include "session_child.h"
+#include "session_signals.h"
+
+void trace_session_init(struct trace_session *s, const struct plan *plan, const char *cmd)
+{
+	memset(s, 0, sizeof(*s));
+	s->plan = plan;
+	s->cmd = cmd;
+	s->sig_fd = -1;
+	session_child_init(&s->child);
+}
+
+int trace_session_begin(struct trace_session *s)
+{
+	return session_signals_block(&s->sig_fd, &s->old_mask);
+}
+
+int trace_session_apply(struct trace_session *s, struct strbuf *err)
+{
+	const struct plan *plan = s->plan;
+	int ret;
+
+	if (plan->command) {
+		ret = session_child_spawn(&s->child, plan->command, &s->old_mask);
+		if (ret) {
+			strbuf_addf(err, "cannot start '%s': %s", plan->command[0], strerror(-ret));
+			return ret;
+		}
+	}
+	/* plan_apply prints its own message (the tracefs file and the cause) */
+	return plan_apply(plan, plan->filter_command ? s->child.pid : 0, &s->undo);
+}
+
+void trace_session_exclude(struct trace_session *s, const pid_t *tids, int nr)
+{
+	/* a pid filter keeps them out already; kernels without the files just keep them */
+	if (s->plan->filter_command || s->plan->nr_pids || !s->undo)
+		return;
+	plan_set_event_notrace_pids(s->plan, s->undo, tids, nr);
+	plan_set_ftrace_notrace_pids(s->plan, s->undo, tids, nr);
+}
+
+int trace_session_go(struct trace_session *s, struct strbuf *err)
+{
+	int ret = plan_tracing_on(s->plan, s->undo, true);
+
+	if (ret || !s->plan->command)
+		return ret;
+	ret = session_child_release(&s->child);
+	if (ret)
+		strbuf_addf(err, "cannot run '%s': %s", s->plan->command[0], strerror(-ret));
+	return ret;
+}
+
+/* Reads the pending signals; true when one of them ends the session. */
+static bool read_signals(struct trace_session *s, enum session_end *why)
+{
+	struct signalfd_siginfo si;
+
+	while (read(s->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD) {
+			if (s->child.pid > 0 && session_child_reap(&s->child)) {
+				*why = SESSION_END_COMMAND;
+				return true;
+			}
+			continue;
+		}
+		s->stop_signal = (int)si.ssi_signo;
+		session_child_forward(&s->child, s->stop_signal);
+		*why = SESSION_END_SIGNAL;
+		return true;
+	}
+	return false;
+}
+
+bool trace_session_signalled(struct trace_session *s)
+{
+	enum session_end why;
+
+	return s->sig_fd >= 0 && read_signals(s, &why) && why == SESSION_END_SIGNAL;
+}
+
+#define SESSION_MAX_PIDS 64
+
+/*
+ * Without a command, -P PID runs until every such process has exited (as trace-cmd does). A
+ * pidfd polls readable once its process exits, zombie or not.
+ */
+static int open_pidfds(const struct plan *plan, struct pollfd *pfds)
+{
+	int i, n = 0;
+
+	if (plan->command)
+		return 0;
+	for (i = 0; i < plan->nr_pids && n < SESSION_MAX_PIDS; i++) {
+		int fd = (int)syscall(SYS_pidfd_open, plan->pids[i], 0);
+
+		if (fd >= 0) {
+			pfds[n].fd = fd;
+			pfds[n].events = POLLIN;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Closes the pidfds of exited processes; returns how many are still running. */
+static int pids_alive(struct pollfd *pfds, int n)
+{
+	int i, alive = 0;
+
+	for (i = 0; i < n; i++) {
+		if (pfds[i].fd >= 0 && (pfds[i].revents & (POLLIN | POLLHUP))) {
+			close(pfds[i].fd);
+			pfds[i].fd = -1;
+		}
+		if (pfds[i].fd >= 0)
+			alive++;
+	}
+	return alive;
+}
+
+static bool watched_woke(const struct session_wait *w)
+{
+	int i;
+
+	for (i = 0; i < w->nr_watch; i++)
+		if (w->watch[i].revents)
+			return true;
+	return false;
+}
+
+/* One poll round; true (with *why) when the session ends. */
+static bool wait_round(struct trace_session *s, const struct session_wait *w, struct pollfd *pfds,
+		       int nr_pids, enum session_end *why)
+{
+	struct pollfd *pids = pfds + 1 + w->nr_watch;
+	int n, i;
+
+	for (i = 0; i < w->nr_watch; i++)
+		pfds[1 + i] = w->watch[i];
+	n = poll(pfds, (nfds_t)(1 + w->nr_watch + nr_pids), w->tick_ms);
+	for (i = 0; n > 0 && i < w->nr_watch; i++)
+		w->watch[i].revents = pfds[1 + i].revents;
+	if (n > 0 && (pfds[0].revents & POLLIN) && read_signals(s, why))
+		return true;
+	/* what the command was traced for is gone (the listener hung up): it stops too */
+	if (n > 0 && watched_woke(w)) {
+		session_child_forward(&s->child, SIGTERM);
+		*why = SESSION_END_WATCHED;
+		return true;
+	}
+	if (n > 0 && nr_pids && !pids_alive(pids, nr_pids)) {
+		*why = SESSION_END_PIDS;
+		return true;
+	}
+	/* a SIGCHLD read with other signals, or one that came before the wait */
+	if (s->child.pid > 0 && session_child_reap(&s->child)) {
+		*why = SESSION_END_COMMAND;
+		return true;
+	}
+	if (w->tick)
+		w->tick(w->ctx, n == 0);
+	return false;
+}
+
+enum session_end trace_session_wait(struct trace_session *s, const struct session_wait *w)
+{
+	struct pollfd pfds[1 + 64 + SESSION_MAX_PIDS];
+	enum session_end why = SESSION_END_COMMAND;
+	int nr_pids, i;
+
+	if (w->nr_watch > 64)
+		return SESSION_END_WATCHED;
+	if (s->child.pid > 0 && session_child_reap(&s->child))
+		return SESSION_END_COMMAND;
+	pfds[0].fd = s->sig_fd;
+	pfds[0].events = POLLIN;
+	nr_pids = open_pidfds(s->plan, pfds + 1 + w->nr_watch);
+	while (!wait_round(s, w, pfds, nr_pids, &why))
+		;
+	for (i = 0; i < nr_pids; i++)
+		if (pfds[1 + w->nr_watch + i].fd >= 0)
+			close(pfds[1 + w->nr_watch + i].fd);
+	return why;
+}
+
+void trace_session_stop(struct trace_session *s)
+{
+	if (s->undo)
+		plan_tracing_on(s->plan, s->undo, false);
+}
+
+/* No tracing off here: start keeps tracing on; undo restores tracing_on with the rest. */
+void trace_session_end(struct trace_session *s, bool keep)
+{
+	if (s->undo) {
+		if (keep)
+			tracefs_undo_keep(s->undo);
+		else
+			tracefs_undo_restore(s->undo);
+		tracefs_undo_free(s->undo);
+		s->undo = NULL;
+	}
+	session_child_cleanup(&s->child);
+	if (s->sig_fd >= 0)
+		session_signals_unblock(&s->sig_fd, &s->old_mask);
+}
