@@ -176,6 +176,12 @@ int dat_file_load_v6_block(struct dat_file *df, int id, void **data, uint64_t *s
  */
 const char *dat_file_trace_clock(const struct dat_file *df);
 bool dat_file_in_usecs(const struct dat_file *df);
+/*
+ * The one rule for a clock's unit, for files and live streams alike: true for the trace clocks
+ * that count nanoseconds (local, global, uptime, perf, tai, mono*, tsc2nsec), false for the
+ * ones that count something else (counter, x86-tsc, boot as trace-cmd treats it...).
+ */
+bool dat_clock_counts_ns(const char *clock);
 bool dat_file_use_trace_clock(const struct dat_file *df);
 bool dat_file_raw_ts(const struct dat_file *df);
 /*

@@ -22,7 +22,7 @@ static void opt_text(const struct dat_opt *opt, char *buf, size_t bufsz)
 	buf[n] = '\0';
 }
 
-static bool ns_clock(const char *clock)
+bool dat_clock_counts_ns(const char *clock)
 {
 	static const char *const ns[] = { "local", "global", "uptime", "perf", "tai",
 					  "tsc2nsec" };
@@ -70,7 +70,7 @@ void dat_parse_trace_clock(struct dat_file *df, const char *text, size_t len)
 		df->in_usecs = false;
 	if (df->tsc_mult)
 		return;
-	if (!ns_clock(df->trace_clock))
+	if (!dat_clock_counts_ns(df->trace_clock))
 		df->in_usecs = false;
 }
 

@@ -189,6 +189,21 @@ snapshot_cycle() {
 	[ -n "$inst" ] && rmdir "$T/instances/$inst"
 }
 
+# stream and report share one rule for a clock's unit: with -C boot (not counted as nanoseconds
+# by trace-cmd) both print raw counts, never seconds.
+case_stream_clock() {
+	"$SNAP" > "$TMP/before"
+	$LIMIT "$KT" stream -C boot -e syscalls:sys_enter_getppid -F -- "$HELPER" $T 5 \
+		> "$TMP/out" 2> "$TMP/err" || fail "stream -C boot: $(cat "$TMP/err")"
+	$LIMIT "$KT" record -q -C boot -e syscalls:sys_enter_getppid -o "$TMP/b.dat" -F -- \
+		"$HELPER" $T 5 > /dev/null 2> "$TMP/err" || fail "record -C boot: $(cat "$TMP/err")"
+	$LIMIT "$KT" report -i "$TMP/b.dat" > "$TMP/rep" 2> /dev/null || fail "report failed"
+	raw='^ *[^ ]+-[0-9]+ +\[[0-9]+\] *[0-9]+: sys_enter_getppid: '
+	[ "$(grep -c -E "$raw" "$TMP/rep")" = 5 ] || fail "report -C boot: not 5 raw times: $(head -3 "$TMP/rep")"
+	[ "$(grep -c -E "$raw" "$TMP/out")" = 5 ] || fail "stream -C boot: not 5 raw times: $(head -3 "$TMP/out")"
+	same_state "stream -C boot"
+}
+
 case_snapshot() {
 	"$SNAP" > "$TMP/before"
 	$LIMIT "$KT" snapshot -s -c 2> "$TMP/err" && fail "-s -c accepted"
@@ -205,7 +220,7 @@ case_snapshot() {
 }
 
 case "$CASE" in
-stream_live | stream_term | stream_command | stream_filter | snapshot)
+stream_live | stream_term | stream_command | stream_filter | stream_clock | snapshot)
 	"case_$CASE"
 	;;
 *)
