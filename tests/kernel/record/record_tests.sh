@@ -88,13 +88,23 @@ case_getppid() {
 }
 
 case_compressions() {
-	local opt
-	for opt in "--compression zstd" "--compression none" "--compression any" \
-		   "--file-version 6" "--file-version 7 --compression none"; do
+	local opt want
+	# each option set, then the version and compression trace-cmd dump must find in its file
+	while IFS='|' read -r opt want; do
 		# shellcheck disable=SC2086
 		record_helper 50 $opt
-	done
-	grep -q '6	\[Version\]' "$W/dump.txt" || true
+		grep -q "^[[:space:]]*${want% *}[[:space:]]\[Version\]" "$W/dump.txt" &&
+			grep -q "^[[:space:]]*${want#* }[[:space:]]\[Compression algorithm\]" "$W/dump.txt" ||
+			fail "record $opt: not version/compression '$want': $(head -12 "$W/dump.txt")"
+	done <<-EOF
+		--compression zstd|7 zstd
+		--compression none|7 none
+		--compression any|7 zstd
+		--file-version 7 --compression none|7 none
+	EOF
+	record_helper 50 --file-version 6
+	grep -q '^[[:space:]]*6[[:space:]]\[Version\]' "$W/dump.txt" ||
+		fail "record --file-version 6: not a v6 file: $(head -5 "$W/dump.txt")"
 	# Debian's trace-cmd reads zstd only; a zlib file must at least say so in its header.
 	"$K" record -q -o "$W/z.dat" --compression zlib -e syscalls:sys_enter_getppid -F -- \
 		"$HELPER" 5 > /dev/null 2> "$W/record.err" || fail "zlib record: $(cat "$W/record.err")"
