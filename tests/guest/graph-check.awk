@@ -1,5 +1,11 @@
 # Structure of a function_graph report; see graph_check in check-lib.sh for the rules.
 # Durations print in microseconds with three decimals, so 0.002 absorbs rounding.
+#
+# Durations are summed by the printed level (the kernel's depth field, two spaces a level), not
+# by counting braces: an interrupt taken while a leaf call is being entered is printed before
+# that leaf, one level deeper than the leaf and with no opening line of its own (the leaf's
+# entry is written only at its return), and its time is also inside the leaf's duration.
+# Counted by braces, that interrupt would be added to the parent twice.
 
 function task_of(line,    head, i)
 {
@@ -22,24 +28,24 @@ function duration(line,    s)
 	t = task_of($0)
 	bar = index($0, "|")
 	body = substr($0, bar + 1)
+	match(body, /^ */)
+	level = int(RLENGTH / 2)
 	sub(/^ +/, "", body)
 	d = duration(substr($0, 1, bar))
+	if (level > deepest && body ~ /(\(\) \{|\(\);)$/)
+		deepest = level
 	if (body ~ /\(\) \{$/) {
 		depth[t]++
-		sum[t, depth[t]] = 0
-		fn[t, depth[t]] = body
+		sum[t, level + 1] = 0
+		fn[t, level] = body
 		entries++
-		if (depth[t] > deepest)
-			deepest = depth[t]
 	} else if (body ~ /\(\);$/) {
 		if (d < 0) {
 			print "no duration on a leaf call: " $0
 			bad++
 		}
-		sum[t, depth[t]] += d
+		sum[t, level] += d
 		leaves++
-		if (depth[t] + 1 > deepest)
-			deepest = depth[t] + 1
 	} else if (body ~ /^\}/) {
 		if (depth[t] == 0) {
 			if (name[t] == comm) {
@@ -48,14 +54,13 @@ function duration(line,    s)
 			}
 			next
 		}
-		if (d + 0.002 < sum[t, depth[t]]) {
+		if (d + 0.002 < sum[t, level + 1]) {
 			printf "%s lasted %.3f us but its calls add up to %.3f us: %s\n",
-				fn[t, depth[t]], d, sum[t, depth[t]], $0
+				fn[t, level], d, sum[t, level + 1], $0
 			bad++
 		}
 		depth[t]--
-		if (depth[t] > 0)
-			sum[t, depth[t]] += d
+		sum[t, level] += d
 		closed++
 		if (name[t] == comm)
 			closed_comm++
