@@ -38,6 +38,8 @@ int main(int argc, char **argv)
 		ret = plan_tracing_on(&plan, undo, true);
 	if (ret) {
 		tracefs_undo_restore(undo);
+		tracefs_undo_free(undo);
+		plan_release(&plan);
 		return 1;
 	}
 	if (!strcmp(shell, "--kill"))
