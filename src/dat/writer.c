@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ktrace/dat_chunk.h"
 #include "ktrace/dat_format.h"
 #include "writer_internal.h"
 
@@ -284,24 +285,22 @@ static int emit_write(void *arg, const void *data, size_t len)
  */
 static int write_compressed(struct dat_writer *w, const struct kt_part *parts, int nr)
 {
+	uint8_t hdr[DAT_CHUNK_HEADER_SIZE] = { 0 };
 	uint64_t raw = 0, clen = 0, at = w->off;
-	uint32_t c32;
 	int i, ret;
 
 	for (i = 0; i < nr; i++)
 		raw += parts[i].len;
 	if (raw > UINT32_MAX)
 		return -EFBIG;
-	ret = dat_w_put32(w, 0);
-	if (!ret)
-		ret = dat_w_put32(w, (uint32_t)raw);
+	ret = dat_w_write(w, hdr, sizeof(hdr));
 	if (!ret)
 		ret = kt_codec_compress_parts(w->codec, parts, nr, emit_write, w, &clen);
 	if (!ret && clen > UINT32_MAX)
 		ret = -EFBIG;
-	c32 = (uint32_t)clen;
+	dat_chunk_header_put(hdr, (uint32_t)clen, (uint32_t)raw, DAT_HOST_BIG_ENDIAN);
 	if (!ret)
-		ret = dat_w_patch(w, at, &c32, sizeof(c32));
+		ret = dat_w_patch(w, at, hdr, sizeof(hdr));
 	return ret;
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "ktrace/compress.h"
+#include "ktrace/dat_chunk.h"
 #include "ktrace/dat_format.h"
 #include "listen.h"
 
@@ -138,31 +139,27 @@ static int copy_raw(struct wr *w, const struct cpu_blob *b, uint64_t *written)
 	return ret;
 }
 
-/* trace-cmd's chunked form: count, then per chunk {compressed size, size, bytes}. */
+/* trace-cmd's chunked form: count, then the chunks (dat_chunk.h). */
 static int copy_compressed(struct wr *w, struct kt_codec *codec, enum kt_compression c,
 			   const struct cpu_blob *b, uint32_t page, uint64_t *written)
 {
-	size_t chunk = (size_t)page * PAGES_PER_CHUNK, cap = kt_compress_bound(c, chunk);
+	size_t chunk = (size_t)page * PAGES_PER_CHUNK, cap = dat_chunk_bound(c, chunk);
 	uint64_t count_at = w->pos, off = 0, total = 0;
 	char *in = malloc(chunk), *out = malloc(cap);
 	uint32_t chunks = 0;
 	int ret = in && out ? wr_num(w, 4, 0) : -ENOMEM;
 
 	while (!ret && off < b->size) {
-		size_t n = b->size - off < chunk ? (size_t)(b->size - off) : chunk, clen = cap;
+		size_t n = b->size - off < chunk ? (size_t)(b->size - off) : chunk, clen;
 
 		ret = read_blob(b, off, in, n, w->err);
 		if (!ret)
-			ret = kt_codec_compress(codec, in, n, out, &clen);
-		if (!ret)
-			ret = wr_num(w, 4, clen);
-		if (!ret)
-			ret = wr_num(w, 4, n);
+			ret = dat_chunk_pack(codec, in, n, w->big, out, cap, &clen);
 		if (!ret)
 			ret = wr(w, out, clen);
 		release_blob_range(b, off, n);
 		off += n;
-		total += clen + 8;
+		total += clen;
 		chunks++;
 	}
 	if (!ret)
@@ -334,7 +331,7 @@ static int buffer_option(struct wr *w, const struct dat_meta *m, uint64_t data_o
 
 static int strings_section(struct wr *w, struct kt_codec *codec)
 {
-	size_t len = sizeof(added_strings), clen;
+	size_t len = sizeof(added_strings), cap, clen;
 	uint64_t size_at;
 	char *out;
 	int ret = section_header(w, DAT_OPT_STRINGS, codec ? DAT_SECTION_FLAG_COMPRESSED : 0,
@@ -343,13 +340,10 @@ static int strings_section(struct wr *w, struct kt_codec *codec)
 	if (!ret && !codec)
 		ret = wr(w, added_strings, len);
 	if (!ret && codec) {
-		clen = kt_compress_bound(kt_codec_compression(codec), len);
-		out = malloc(clen);
-		ret = out ? kt_codec_compress(codec, added_strings, len, out, &clen) : -ENOMEM;
-		if (!ret)
-			ret = wr_num(w, 4, clen);
-		if (!ret)
-			ret = wr_num(w, 4, len);
+		cap = dat_chunk_bound(kt_codec_compression(codec), len);
+		out = malloc(cap);
+		ret = out ? dat_chunk_pack(codec, added_strings, len, w->big, out, cap, &clen) :
+			    -ENOMEM;
 		if (!ret)
 			ret = wr(w, out, clen);
 		free(out);

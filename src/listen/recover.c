@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "ktrace/compress.h"
+#include "ktrace/dat_chunk.h"
 #include "listen.h"
 
 #define PAGES_PER_CHUNK		10
@@ -70,20 +71,6 @@ struct leftover {
 	uint64_t pages;
 };
 
-static uint32_t get32(const struct dat_meta *m, const uint8_t *p)
-{
-	return m->big_endian ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | p[2] << 8 | p[3] :
-			       (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | p[1] << 8 | p[0];
-}
-
-static void put32(const struct dat_meta *m, uint8_t *p, uint32_t v)
-{
-	int i;
-
-	for (i = 0; i < 4; i++)
-		p[m->big_endian ? 3 - i : i] = (uint8_t)(v >> (8 * i));
-}
-
 /*
  * chan_store.c's layout with compression: whole chunks, then raw bytes shorter than a chunk;
  * or, once a recovery closed it, whole chunks and a shorter last one. A torn chunk (the
@@ -96,7 +83,7 @@ static uint64_t walk_chunks(int fd, uint64_t size, const struct dat_meta *m,
 			    enum kt_compression c, uint32_t *n, uint64_t *raw)
 {
 	size_t chunk = (size_t)m->page_size * PAGES_PER_CHUNK, cap = kt_compress_bound(c, chunk);
-	uint8_t hdr[8], *in = malloc(cap), *out = malloc(chunk);
+	uint8_t hdr[DAT_CHUNK_HEADER_SIZE], *in = malloc(cap), *out = malloc(chunk);
 	uint64_t pos = 0;
 	uint32_t clen, len;
 
@@ -104,8 +91,7 @@ static uint64_t walk_chunks(int fd, uint64_t size, const struct dat_meta *m,
 	*raw = 0;
 	while (in && out && size - pos >= sizeof(hdr) &&
 	       pread(fd, hdr, sizeof(hdr), (off_t)pos) == (ssize_t)sizeof(hdr)) {
-		clen = get32(m, hdr);
-		len = get32(m, hdr + 4);
+		dat_chunk_header_get(hdr, &clen, &len, m->big_endian);
 		if (clen > cap || clen > size - pos - sizeof(hdr))
 			break;
 		if (len != chunk && !(len && len < chunk && len % m->page_size == 0 &&
@@ -127,24 +113,24 @@ static uint64_t walk_chunks(int fd, uint64_t size, const struct dat_meta *m,
 static int close_chunks(int fd, uint64_t start, uint64_t tail, const struct dat_meta *m,
 			enum kt_compression c, struct cpu_blob *b)
 {
-	size_t clen = kt_compress_bound(c, (size_t)tail);
-	uint8_t *raw = malloc(tail ? tail : 1), *out = malloc(clen + 8);
+	size_t clen = kt_compress_bound(c, (size_t)tail), n = DAT_CHUNK_HEADER_SIZE + clen;
+	uint8_t *raw = malloc(tail ? tail : 1), *out = malloc(n);
 	int ret = raw && out ? 0 : -ENOMEM;
 
 	if (!ret && tail && pread(fd, raw, tail, (off_t)start) != (ssize_t)tail)
 		ret = -EIO;
 	if (!ret && tail)
-		ret = kt_compress(c, raw, (size_t)tail, out + 8, &clen);
+		ret = kt_compress(c, raw, (size_t)tail, out + DAT_CHUNK_HEADER_SIZE, &clen);
 	/* The raw bytes go before the chunk comes: killed in between, no half chunk is left. */
 	if (!ret && ftruncate(fd, (off_t)start))
 		ret = -errno;
 	if (!ret && tail) {
-		put32(m, out, (uint32_t)clen);
-		put32(m, out + 4, (uint32_t)tail);
-		if (pwrite(fd, out, clen + 8, (off_t)start) != (ssize_t)(clen + 8))
+		dat_chunk_header_put(out, (uint32_t)clen, (uint32_t)tail, m->big_endian);
+		n = DAT_CHUNK_HEADER_SIZE + clen;
+		if (pwrite(fd, out, n, (off_t)start) != (ssize_t)n)
 			ret = -EIO;
 		b->nr_chunks++;
-		start += clen + 8;
+		start += n;
 	}
 	free(raw);
 	free(out);
