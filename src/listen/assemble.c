@@ -193,7 +193,7 @@ struct cpu_place {
 	uint64_t size;
 };
 
-static int write_cpu_data(struct wr *w, const struct dat_meta *m, struct kt_codec *codec,
+static int write_cpu_data(struct wr *w, const struct dat_metadata *m, struct kt_codec *codec,
 			  const struct cpu_blob *cpus, unsigned int nr, struct cpu_place *place)
 {
 	enum kt_compression c = codec ? kt_codec_compression(codec) : KT_COMP_NONE;
@@ -220,7 +220,7 @@ static int write_cpu_data(struct wr *w, const struct dat_meta *m, struct kt_code
 	return ret;
 }
 
-static const char *clock_name(const struct dat_meta *m)
+static const char *clock_name(const struct dat_metadata *m)
 {
 	return m->clock[0] ? m->clock : "local";
 }
@@ -253,7 +253,7 @@ static int v6_complete_headers(struct wr *w, unsigned int nr, const char *note)
 	return ret ? ret : wr_num(w, 2, DAT_OPT_DONE);
 }
 
-/* The client's options end the metadata with DONE (checked by dat_meta_scan): note goes before. */
+/* The client's options end with DONE (checked by dat_metadata_scan): note goes before. */
 static int v6_add_note(struct wr *w, const char *note)
 {
 	int ret;
@@ -265,7 +265,7 @@ static int v6_add_note(struct wr *w, const char *note)
 	return ret ? ret : wr_num(w, 2, DAT_OPT_DONE);
 }
 
-static int assemble_v6(struct wr *w, const struct dat_meta *m, const struct cpu_blob *cpus,
+static int assemble_v6(struct wr *w, const struct dat_metadata *m, const struct cpu_blob *cpus,
 		       unsigned int nr, struct cpu_place *place, const char *note)
 {
 	char clock[80];
@@ -293,7 +293,7 @@ static int assemble_v6(struct wr *w, const struct dat_meta *m, const struct cpu_
 	return ret;
 }
 
-static int buffer_option(struct wr *w, const struct dat_meta *m, uint64_t data_offs,
+static int buffer_option(struct wr *w, const struct dat_metadata *m, uint64_t data_offs,
 			 const struct cpu_place *place, unsigned int nr)
 {
 	const char *clock = clock_name(m);
@@ -351,7 +351,7 @@ static int strings_section(struct wr *w, struct kt_codec *codec)
 	return ret ? ret : close_section(w, size_at);
 }
 
-static int assemble_v7(struct wr *w, const struct dat_meta *m, struct kt_codec *codec,
+static int assemble_v7(struct wr *w, const struct dat_metadata *m, struct kt_codec *codec,
 		       const struct cpu_blob *cpus, unsigned int nr, struct cpu_place *place,
 		       const char *note)
 {
@@ -385,7 +385,7 @@ static int assemble_v7(struct wr *w, const struct dat_meta *m, struct kt_codec *
 	return ret ? ret : strings_section(w, codec);
 }
 
-static int open_codec(const struct dat_meta *m, struct kt_codec **codec, struct strbuf *err)
+static int open_codec(const struct dat_metadata *m, struct kt_codec **codec, struct strbuf *err)
 {
 	enum kt_compression c = KT_COMP_NONE;
 	int ret;
@@ -405,7 +405,7 @@ static int open_codec(const struct dat_meta *m, struct kt_codec **codec, struct 
 	return ret;
 }
 
-int64_t dat_assemble(int out_fd, uint64_t meta_size, const struct dat_meta *m,
+int64_t dat_assemble(int out_fd, uint64_t meta_size, const struct dat_metadata *m,
 		     const struct cpu_blob *cpus, unsigned int nr_cpus, const char *incomplete,
 		     struct strbuf *err)
 {

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 
 #include "ktrace/compress.h"
+#include "ktrace/dat_append.h"
 #include "ktrace/strbuf.h"
 
 struct listen_config {
@@ -36,26 +37,6 @@ void listen_logf(struct listen_log *log, const char *fmt, ...)
 
 int listen_server_run(const struct listen_config *cfg, int dir_fd, struct listen_log *log);
 
-/* What assembling the final file needs from the metadata a client sent. */
-struct dat_meta {
-	int version;			/* 6 or 7 */
-	int big_endian;
-	uint32_t page_size;
-	uint32_t cpus;			/* the CPU count the metadata declares, 0 if none */
-	char compression[32];		/* v7: "none", "zstd", "zlib" */
-	uint64_t options_next_at;	/* v7: offset of the last options section's "next" field */
-	char clock[64];			/* the selected trace clock, "" if none was sent */
-	int headers_only;		/* v6 from a v1 client: no cmdlines, CPU count, options */
-	uint64_t headers_end;		/* v6: where the printk formats end */
-};
-
-/*
- * Walks the first `size` bytes of fd (a trace.dat without its CPU data) and checks that they
- * end where a `record -N` client stops. 0, or negative errno with a message in err naming the
- * field and offset.
- */
-int dat_meta_scan(int fd, uint64_t size, struct dat_meta *m, struct strbuf *err);
-
 /* Per-CPU data as received, in (unlinked) temporary files. */
 struct cpu_blob {
 	int fd;
@@ -71,7 +52,7 @@ struct cpu_blob {
  * as the metadata says. incomplete (or NULL) goes into a DAT_OPT_KTRACE_INCOMPLETE option.
  * Returns the final file size or negative errno (message in err).
  */
-int64_t dat_assemble(int out_fd, uint64_t meta_size, const struct dat_meta *m,
+int64_t dat_assemble(int out_fd, uint64_t meta_size, const struct dat_metadata *m,
 		     const struct cpu_blob *cpus, unsigned int nr_cpus, const char *incomplete,
 		     struct strbuf *err);
 

@@ -65,7 +65,7 @@ struct leftover {
 	const char *part;
 	int fd;
 	uint64_t size;
-	struct dat_meta m;
+	struct dat_metadata m;
 	struct cpu_blob *blobs;
 	uint32_t nr;
 	uint64_t pages;
@@ -79,7 +79,7 @@ struct leftover {
  * that happen to look like a header are not taken for one. Returns the chunks' end; *n their
  * count, *raw the bytes they hold.
  */
-static uint64_t walk_chunks(int fd, uint64_t size, const struct dat_meta *m,
+static uint64_t walk_chunks(int fd, uint64_t size, const struct dat_metadata *m,
 			    enum kt_compression c, uint32_t *n, uint64_t *raw)
 {
 	size_t chunk = (size_t)m->page_size * PAGES_PER_CHUNK, cap = kt_compress_bound(c, chunk);
@@ -110,7 +110,7 @@ static uint64_t walk_chunks(int fd, uint64_t size, const struct dat_meta *m,
 }
 
 /* The raw tail's whole pages become a last chunk, as chan_finish() makes it. */
-static int close_chunks(int fd, uint64_t start, uint64_t tail, const struct dat_meta *m,
+static int close_chunks(int fd, uint64_t start, uint64_t tail, const struct dat_metadata *m,
 			enum kt_compression c, struct cpu_blob *b)
 {
 	size_t clen = kt_compress_bound(c, (size_t)tail), n = DAT_CHUNK_HEADER_SIZE + clen;
@@ -352,7 +352,7 @@ int listen_recover_one(int dir_fd, const char *part, struct listen_log *log)
 		return ret == -ENOENT ? 0 : ret;
 	ret = fstat(l.fd, &st) ? -errno : 0;
 	l.size = (uint64_t)st.st_size;
-	if (!ret && (ret = dat_meta_scan(l.fd, l.size, &l.m, &err))) {
+	if (!ret && (ret = dat_metadata_scan(l.fd, l.size, &l.m, &err))) {
 		/* Killed while the client was still sending its headers: no event can be read. */
 		say(log, "removed %s, left by a listener stopped mid-recording: its metadata is "
 		    "incomplete (%s), so none of its events can be read", part, strbuf_str(&err));

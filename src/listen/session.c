@@ -283,9 +283,9 @@ static int on_tinit(struct session *s, const struct net_msg *m)
 }
 
 /* Scans the metadata received so far; the CPU table we append must agree with it. */
-static int scan_meta(struct session *s, struct dat_meta *m, struct strbuf *err)
+static int scan_meta(struct session *s, struct dat_metadata *m, struct strbuf *err)
 {
-	int ret = dat_meta_scan(s->out, s->meta_size, m, err);
+	int ret = dat_metadata_scan(s->out, s->meta_size, m, err);
 
 	if (!ret && ((m->cpus && m->cpus != s->cpus) || m->page_size != s->page_size)) {
 		strbuf_addf(err, "it declares %u CPUs and %u-byte pages, the client %u and %u",
@@ -296,7 +296,7 @@ static int scan_meta(struct session *s, struct dat_meta *m, struct strbuf *err)
 }
 
 /* With the metadata known, v7 CPU data can be compressed as it arrives. */
-static int start_compression(struct session *s, const struct dat_meta *m)
+static int start_compression(struct session *s, const struct dat_metadata *m)
 {
 	enum kt_compression c;
 	uint32_t i;
@@ -312,7 +312,7 @@ static int start_compression(struct session *s, const struct dat_meta *m)
 static int meta_check(struct session *s)
 {
 	struct strbuf err = STRBUF_INIT;
-	struct dat_meta m;
+	struct dat_metadata m;
 	int ret = scan_meta(s, &m, &err);
 
 	if (ret)
@@ -581,7 +581,7 @@ static int finish_channel(struct session *s, struct cpu_blob *blob, uint32_t cpu
 static int assemble(struct session *s, struct strbuf *err, int64_t *size)
 {
 	struct cpu_blob *blobs = calloc(s->cpus, sizeof(*blobs));
-	struct dat_meta m;
+	struct dat_metadata m;
 	uint32_t i;
 	int ret;
 

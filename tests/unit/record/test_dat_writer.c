@@ -209,7 +209,7 @@ static void listener_round_trip(int version, enum kt_compression comp, const cha
 	struct cpu_blob cpus[2];
 	struct dat_writer *w;
 	struct dat_file *df;
-	struct dat_meta m;
+	struct dat_metadata m;
 	char path[64];
 	int fd = memfd_create("test_dat_writer", 0), i, idx = -1;
 	uint64_t size;
@@ -222,7 +222,7 @@ static void listener_round_trip(int version, enum kt_compression comp, const cha
 	assert_int_equal(dat_writer_metadata_end(w, &err), 0);
 	dat_writer_free(w);
 	size = (uint64_t)lseek(fd, 0, SEEK_END);
-	if (dat_meta_scan(fd, size, &m, &err))
+	if (dat_metadata_scan(fd, size, &m, &err))
 		fail_msg("v%d: the listener refuses the metadata: %s", version, strbuf_str(&err));
 	assert_int_equal(m.version, version);
 	assert_int_equal(m.cpus, 2);
