@@ -30,4 +30,26 @@ struct dat_metadata {
  */
 int dat_metadata_scan(int fd, uint64_t size, struct dat_metadata *m, struct strbuf *err);
 
+/* One CPU's data to append, in a file of its own from offset 0. */
+struct dat_append_cpu {
+	int fd;
+	uint64_t size;		/* bytes in fd */
+	int compressed;		/* fd holds nr_chunks whole chunks (dat_chunk.h), else raw pages */
+	uint32_t nr_chunks;
+	int keep;		/* left as it is; else emptied as it is copied, so that the disk
+				 * holds the trace about once rather than twice */
+};
+
+/*
+ * Appends the CPU data of cpus[0..nr) (CPU i at index i) to the metadata in fd (its first
+ * meta_size bytes, scanned into m), laid out as `trace-cmd listen` lays it out: v6 a
+ * flyrecord; v7 a buffer section (compressed in chunks of 10 pages as the metadata says), an
+ * options section with its BUFFER option chained after the metadata's, and a strings
+ * section. incomplete (or NULL) goes into a DAT_OPT_KTRACE_INCOMPLETE option. Returns the
+ * final file size or negative errno (message in err).
+ */
+int64_t dat_append_cpu_data(int fd, uint64_t meta_size, const struct dat_metadata *m,
+			    const struct dat_append_cpu *cpus, unsigned int nr,
+			    const char *incomplete, struct strbuf *err);
+
 #endif

@@ -199,7 +199,7 @@ int chan_store(struct chan *c, struct server_ctx *srv, const char *buf, size_t n
 }
 
 int64_t chan_finish(struct chan *c, struct server_ctx *srv, uint32_t page_size,
-		    struct cpu_blob *blob)
+		    struct dat_append_cpu *blob)
 {
 	uint64_t tail = c->size - c->raw_start, torn = tail % page_size;
 	int ret = 0;

@@ -2,7 +2,10 @@
 #ifndef KTRACE_LISTEN_PRIV_H
 #define KTRACE_LISTEN_PRIV_H
 
-/* Private to src/listen: the listener's configuration, log, server, sessions and file assembly. */
+/*
+ * Private to src/listen: the listener's configuration, log, server, sessions, channels and
+ * recovery. The file itself is completed by src/dat (dat_append.h).
+ */
 
 #include <stdint.h>
 #include <stdio.h>
@@ -36,25 +39,6 @@ void listen_logf(struct listen_log *log, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 int listen_server_run(const struct listen_config *cfg, int dir_fd, struct listen_log *log);
-
-/* Per-CPU data as received, in (unlinked) temporary files. */
-struct cpu_blob {
-	int fd;
-	uint64_t size;
-	int compressed;		/* fd holds finished chunks already (chan_compress_*) */
-	uint32_t nr_chunks;
-	int keep;		/* not emptied as it is copied: a recovery may run again */
-};
-
-/*
- * Appends the CPU data to the metadata in out_fd (size meta_size), as `trace-cmd listen`
- * does: v6 flyrecord, or v7 buffer section, options section and strings section, compressed
- * as the metadata says. incomplete (or NULL) goes into a DAT_OPT_KTRACE_INCOMPLETE option.
- * Returns the final file size or negative errno (message in err).
- */
-int64_t dat_assemble(int out_fd, uint64_t meta_size, const struct dat_metadata *m,
-		     const struct cpu_blob *cpus, unsigned int nr_cpus, const char *incomplete,
-		     struct strbuf *err);
 
 /*
  * A session's files in the output directory: ".BASE.HOST:PORT.dat.part" (the metadata, locked
@@ -135,7 +119,7 @@ int chan_store(struct chan *c, struct server_ctx *srv, const char *buf, size_t n
  * compressing, turns the tail into a last chunk and fills blob. Negative errno on failure.
  */
 int64_t chan_finish(struct chan *c, struct server_ctx *srv, uint32_t page_size,
-		    struct cpu_blob *blob);
+		    struct dat_append_cpu *blob);
 
 /*
  * Opens the socket on the local address of the control connection (port 0: any free port),

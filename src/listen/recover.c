@@ -66,7 +66,7 @@ struct leftover {
 	int fd;
 	uint64_t size;
 	struct dat_metadata m;
-	struct cpu_blob *blobs;
+	struct dat_append_cpu *blobs;
 	uint32_t nr;
 	uint64_t pages;
 };
@@ -111,7 +111,7 @@ static uint64_t walk_chunks(int fd, uint64_t size, const struct dat_metadata *m,
 
 /* The raw tail's whole pages become a last chunk, as chan_finish() makes it. */
 static int close_chunks(int fd, uint64_t start, uint64_t tail, const struct dat_metadata *m,
-			enum kt_compression c, struct cpu_blob *b)
+			enum kt_compression c, struct dat_append_cpu *b)
 {
 	size_t clen = kt_compress_bound(c, (size_t)tail), n = DAT_CHUNK_HEADER_SIZE + clen;
 	uint8_t *raw = malloc(tail ? tail : 1), *out = malloc(n);
@@ -138,8 +138,8 @@ static int close_chunks(int fd, uint64_t start, uint64_t tail, const struct dat_
 	return ret;
 }
 
-/* One CPU's file as a blob for dat_assemble(): raw whole pages, or chunks. */
-static int cpu_blob(struct leftover *l, int fd, struct cpu_blob *b)
+/* One CPU's file for dat_append_cpu_data(): raw whole pages, or chunks. */
+static int cpu_data(struct leftover *l, int fd, struct dat_append_cpu *b)
 {
 	enum kt_compression c = KT_COMP_NONE;
 	struct stat st;
@@ -201,7 +201,7 @@ static int open_blobs(struct leftover *l)
 		fd = openat(l->dir, strbuf_str(&sb), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 		/* A CPU whose file was never made (killed during setup) had nothing to give. */
 		if (fd >= 0)
-			ret = cpu_blob(l, fd, &l->blobs[i]);
+			ret = cpu_data(l, fd, &l->blobs[i]);
 		else if (errno != ENOENT)
 			ret = -errno;
 	}
@@ -278,7 +278,8 @@ static int assemble_copy(struct leftover *l, const char *tmp, struct strbuf *err
 	if (ret) {
 		strbuf_addf(err, "writing %s: %s", tmp, strerror(-ret));
 	} else {
-		size = dat_assemble(fd, l->size, &l->m, l->blobs, l->nr, incomplete_note, err);
+		size = dat_append_cpu_data(fd, l->size, &l->m, l->blobs, l->nr, incomplete_note,
+					   err);
 		ret = size < 0 ? (int)size : 0;
 		l->size = size < 0 ? l->size : (uint64_t)size;
 	}

@@ -565,7 +565,7 @@ int session_pollfds(struct session *s, struct pollfd *pfd, int *idx, int max)
 }
 
 /* Whole pages only: a torn last page would make readers fail on the whole CPU. */
-static int finish_channel(struct session *s, struct cpu_blob *blob, uint32_t cpu)
+static int finish_channel(struct session *s, struct dat_append_cpu *blob, uint32_t cpu)
 {
 	int64_t torn = chan_finish(&s->ch[cpu], s->srv, s->page_size, blob);
 	char detail[96];
@@ -580,7 +580,7 @@ static int finish_channel(struct session *s, struct cpu_blob *blob, uint32_t cpu
 
 static int assemble(struct session *s, struct strbuf *err, int64_t *size)
 {
-	struct cpu_blob *blobs = calloc(s->cpus, sizeof(*blobs));
+	struct dat_append_cpu *blobs = calloc(s->cpus, sizeof(*blobs));
 	struct dat_metadata m;
 	uint32_t i;
 	int ret;
@@ -591,7 +591,8 @@ static int assemble(struct session *s, struct strbuf *err, int64_t *size)
 	for (i = 0; !ret && i < s->cpus; i++)
 		ret = finish_channel(s, &blobs[i], i);
 	if (!ret) {
-		*size = dat_assemble(s->out, s->meta_size, &m, blobs, s->cpus, s->partial, err);
+		*size = dat_append_cpu_data(s->out, s->meta_size, &m, blobs, s->cpus, s->partial,
+					    err);
 		ret = *size < 0 ? (int)*size : 0;
 	}
 	free(blobs);

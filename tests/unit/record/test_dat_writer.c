@@ -206,7 +206,7 @@ static void listener_round_trip(int version, enum kt_compression comp, const cha
 	struct dat_writer_config cfg = { .version = version, .compression = comp, .page_size = PS };
 	struct strbuf err = STRBUF_INIT;
 	struct dat_cpu_source src[2];
-	struct cpu_blob cpus[2];
+	struct dat_append_cpu cpus[2];
 	struct dat_writer *w;
 	struct dat_file *df;
 	struct dat_metadata m;
@@ -232,7 +232,7 @@ static void listener_round_trip(int version, enum kt_compression comp, const cha
 		cpus[i].fd = source_file(KT_COMP_NONE, i ? 1 : 3, i * 50, &src[i]);
 		cpus[i].size = src[i].size;
 	}
-	assert_true(dat_assemble(fd, size, &m, cpus, 2, note, &err) > 0);
+	assert_true(dat_append_cpu_data(fd, size, &m, cpus, 2, note, &err) > 0);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	if (dat_file_open(path, &df, &err))
 		fail_msg("v%d: %s", version, strbuf_str(&err));
