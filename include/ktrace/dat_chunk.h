@@ -15,6 +15,8 @@
 #include "ktrace/compress.h"
 
 #define DAT_CHUNK_HEADER_SIZE	8
+/* trace-cmd's chunk of CPU data or latency text: 10 pages (the last one may hold fewer) */
+#define DAT_CHUNK_PAGES		10
 #define DAT_HOST_BIG_ENDIAN	(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
 
 void dat_chunk_header_put(void *hdr, uint32_t csize, uint32_t rsize, bool big_endian);

@@ -23,7 +23,6 @@
 #include "ktrace/dat_format.h"
 #include "writer_internal.h"
 
-#define PAGES_PER_CHUNK		10
 #define COPY_CHUNK		(1U << 20)
 
 /* Frees the copied part of a CPU's file; failure only costs disk space. */
@@ -69,7 +68,7 @@ static int copy_raw(struct dat_writer *w, const struct dat_append_cpu *c, struct
 static int copy_compressed(struct dat_writer *w, const struct dat_append_cpu *c,
 			   struct strbuf *err)
 {
-	size_t chunk = (size_t)w->page_size * PAGES_PER_CHUNK;
+	size_t chunk = (size_t)w->page_size * DAT_CHUNK_PAGES;
 	size_t cap = dat_chunk_bound(w->comp, chunk);
 	uint64_t count_at = w->off, off = 0;
 	char *in = malloc(chunk), *out = malloc(cap);

@@ -16,11 +16,9 @@
 #include "ktrace/dat_format.h"
 #include "writer_internal.h"
 
-#define CHUNK_PAGES	10
-
 static int write_chunks(struct dat_writer *w, const struct dat_blob *text)
 {
-	size_t chunk = (size_t)CHUNK_PAGES * w->page_size, done, n, zlen;
+	size_t chunk = (size_t)DAT_CHUNK_PAGES * w->page_size, done, n, zlen;
 	size_t bound = dat_chunk_bound(w->comp, chunk);
 	const char *p = text->data;
 	uint32_t count = 0;

@@ -14,8 +14,6 @@
 #include "ktrace/dat_chunk.h"
 #include "listen.h"
 
-#define PAGES_PER_CHUNK	10
-
 static int write_at(int fd, uint64_t off, const void *buf, size_t n)
 {
 	const char *p = buf;
@@ -64,7 +62,7 @@ int chan_compress_start(struct chan *c, struct server_ctx *srv, int compression,
 			uint32_t page_size, int big)
 {
 	enum kt_compression comp = (enum kt_compression)compression;
-	size_t chunk = (size_t)page_size * PAGES_PER_CHUNK;
+	size_t chunk = (size_t)page_size * DAT_CHUNK_PAGES;
 	int ret;
 
 	if (comp == KT_COMP_NONE || (unsigned int)comp >= 3)

@@ -22,7 +22,6 @@
 #include "ktrace/dat_chunk.h"
 #include "listen.h"
 
-#define PAGES_PER_CHUNK		10
 #define MAX_SUFFIX		1000
 
 static const char incomplete_note[] =
@@ -82,7 +81,7 @@ struct leftover {
 static uint64_t walk_chunks(int fd, uint64_t size, const struct dat_metadata *m,
 			    enum kt_compression c, uint32_t *n, uint64_t *raw)
 {
-	size_t chunk = (size_t)m->page_size * PAGES_PER_CHUNK, cap = kt_compress_bound(c, chunk);
+	size_t chunk = (size_t)m->page_size * DAT_CHUNK_PAGES, cap = kt_compress_bound(c, chunk);
 	uint8_t hdr[DAT_CHUNK_HEADER_SIZE], *in = malloc(cap), *out = malloc(chunk);
 	uint64_t pos = 0;
 	uint32_t clen, len;
@@ -154,7 +153,7 @@ static int cpu_data(struct leftover *l, int fd, struct dat_append_cpu *b)
 		end = walk_chunks(fd, (uint64_t)st.st_size, &l->m, c, &b->nr_chunks, &raw);
 		tail = (uint64_t)st.st_size - end;
 		/* Raw pages only (the metadata came last), or chunks then a short raw tail. */
-		if (b->nr_chunks && tail < (uint64_t)l->m.page_size * PAGES_PER_CHUNK) {
+		if (b->nr_chunks && tail < (uint64_t)l->m.page_size * DAT_CHUNK_PAGES) {
 			tail -= tail % l->m.page_size;
 			l->pages += (raw + tail) / l->m.page_size;
 			b->compressed = 1;
