@@ -26,7 +26,7 @@ struct dat_metadata {
 /*
  * Walks the first `size` bytes of fd and checks that they end where the CPU data would start.
  * Every count, size and offset is checked against those bytes, never read past them. 0, or
- * negative errno with a message in err naming the field and its offset.
+ * negative errno with a message in err (not NULL) naming the field and its offset.
  */
 int dat_metadata_scan(int fd, uint64_t size, struct dat_metadata *m, struct strbuf *err);
 
@@ -46,7 +46,7 @@ struct dat_append_cpu {
  * flyrecord; v7 a buffer section (compressed in chunks of 10 pages as the metadata says), an
  * options section with its BUFFER option chained after the metadata's, and a strings
  * section. incomplete (or NULL) goes into a DAT_OPT_KTRACE_INCOMPLETE option. Returns the
- * final file size or negative errno (message in err).
+ * final file size or negative errno (message in err, not NULL).
  */
 int64_t dat_append_cpu_data(int fd, uint64_t meta_size, const struct dat_metadata *m,
 			    const struct dat_append_cpu *cpus, unsigned int nr,
