@@ -17,6 +17,7 @@
 #include <traceevent/event-parse.h>
 
 #include "dat_internal.h"
+#include "ktrace/dat_chunk.h"
 #include "ktrace/dat_format.h"
 
 #define PIECE	(64u << 10)
@@ -111,7 +112,7 @@ static int packed_bounds(struct dat_file *df, uint64_t *at, uint64_t *end, uint6
 {
 	const struct dat_section *sec = &df->ksym_sec;
 	uint8_t h[8];
-	uint32_t csize;
+	uint32_t csize, raw;
 	int ret;
 
 	if (!df->codec || sec->size < 8)
@@ -120,8 +121,8 @@ static int packed_bounds(struct dat_file *df, uint64_t *at, uint64_t *end, uint6
 	ret = dat_pread(df, h, 8, *at, "section KALLSYMS", err);
 	if (ret)
 		return ret;
-	csize = dat_get32(df, h);
-	*rsize = dat_get32(df, h + 4);
+	dat_chunk_header_get(h, &csize, &raw, df->big_endian);
+	*rsize = raw;
 	if (csize > sec->size - 8)
 		return dat_err(err, df, "section KALLSYMS", sec->offset, -EBADMSG,
 			       "compressed size %u exceeds the section size %llu", csize,

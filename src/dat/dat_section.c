@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dat_internal.h"
+#include "ktrace/dat_chunk.h"
 #include "ktrace/dat_format.h"
 
 const char *dat_string(const struct dat_file *df, uint32_t id)
@@ -60,8 +61,7 @@ static int load_compressed(struct dat_file *df, const struct dat_section *sec, u
 	ret = dat_pread(df, h, 8, at, "section", err);
 	if (ret)
 		return ret;
-	csize = dat_get32(df, h);
-	rsize = dat_get32(df, h + 4);
+	dat_chunk_header_get(h, &csize, &rsize, df->big_endian);
 	if (csize > sec->size - 8)
 		return dat_err(err, df, "section", sec->offset, -EBADMSG,
 			       "compressed size %u exceeds the section size %llu", csize,
@@ -171,8 +171,7 @@ static void peek_sizes(struct dat_file *df, struct dat_section *sec)
 		return;
 	if (dat_pread(df, h, 8, sec->offset + DAT_SECTION_HEADER_SIZE, "section", NULL))
 		return;
-	sec->csize = dat_get32(df, h);
-	sec->rsize = dat_get32(df, h + 4);
+	dat_chunk_header_get(h, &sec->csize, &sec->rsize, df->big_endian);
 }
 
 /*

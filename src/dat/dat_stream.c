@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dat_internal.h"
+#include "ktrace/dat_chunk.h"
 
 #define WINDOW_PAGES 16
 /* Zeroes after the last page: kbuffer may read an event header a few bytes past the data. */
@@ -143,8 +144,7 @@ static int next_chunk(struct dat_page_stream *ps, struct strbuf *err)
 	ret = dat_pread(ps->df, h, 8, at, ps->what, err);
 	if (ret)
 		return ret;
-	zsize = dat_get32(ps->df, h);
-	size = dat_get32(ps->df, h + 4);
+	dat_chunk_header_get(h, &zsize, &size, ps->df->big_endian);
 	if (zsize > ps->end - at - 8)
 		return dat_err(err, ps->df, ps->what, at, -EBADMSG,
 			       "cpu %d: chunk of %u compressed bytes runs past the data's end",

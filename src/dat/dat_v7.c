@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dat_internal.h"
+#include "ktrace/dat_chunk.h"
 #include "ktrace/dat_format.h"
 
 struct meta_kind {
@@ -84,8 +85,7 @@ static int latency_chunk(struct dat_file *df, uint64_t *at, uint64_t end, struct
 	ret = dat_pread(df, h, 8, *at, "latency section", err);
 	if (ret)
 		return ret;
-	zsize = dat_get32(df, h);
-	size = dat_get32(df, h + 4);
+	dat_chunk_header_get(h, &zsize, &size, df->big_endian);
 	if (zsize > end - *at - 8 || size > DAT_MAX_CHUNK || sb->len + size > DAT_MAX_SECTION)
 		return dat_err(err, df, "latency section", *at, -EBADMSG,
 			       "chunk of %u bytes (%u uncompressed) does not fit", zsize, size);

@@ -4,7 +4,8 @@
  * v7 metadata goes into sections that are compressed whole (one block each, as trace-cmd writes
  * them); v6 has the same payloads back to back without section headers.
  *
- * Numbers are written in host byte order and the header says which order that is.
+ * Numbers are written in the file's byte order, which the header states: the host's for a new
+ * file, the metadata's for one a listener completes (writer_append.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ktrace/dat_chunk.h"
 #include "ktrace/dat_format.h"
 #include "writer_internal.h"
 
@@ -44,19 +46,52 @@ int dat_w_write(struct dat_writer *w, const void *data, size_t len)
 	return ret;
 }
 
+void dat_w_encode(const struct dat_writer *w, void *p, int bytes, uint64_t v)
+{
+	uint8_t *b = p;
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		b[w->big ? bytes - 1 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
+static int put(struct dat_writer *w, int bytes, uint64_t v)
+{
+	uint8_t b[8];
+
+	dat_w_encode(w, b, bytes, v);
+	return dat_w_write(w, b, (size_t)bytes);
+}
+
 int dat_w_put16(struct dat_writer *w, uint16_t v)
 {
-	return dat_w_write(w, &v, sizeof(v));
+	return put(w, 2, v);
 }
 
 int dat_w_put32(struct dat_writer *w, uint32_t v)
 {
-	return dat_w_write(w, &v, sizeof(v));
+	return put(w, 4, v);
 }
 
 int dat_w_put64(struct dat_writer *w, uint64_t v)
 {
-	return dat_w_write(w, &v, sizeof(v));
+	return put(w, 8, v);
+}
+
+int dat_w_patch32(struct dat_writer *w, uint64_t off, uint32_t v)
+{
+	uint8_t b[4];
+
+	dat_w_encode(w, b, 4, v);
+	return dat_w_patch(w, off, b, sizeof(b));
+}
+
+int dat_w_patch64(struct dat_writer *w, uint64_t off, uint64_t v)
+{
+	uint8_t b[8];
+
+	dat_w_encode(w, b, 8, v);
+	return dat_w_patch(w, off, b, sizeof(b));
 }
 
 /* v7 strings are referenced by their offset in the (single) strings section. */
@@ -94,9 +129,7 @@ int dat_w_section_header(struct dat_writer *w, uint16_t id, uint16_t flags, uint
 
 int dat_w_section_end(struct dat_writer *w, uint64_t size_at)
 {
-	uint64_t size = w->off - size_at - 8;
-
-	return dat_w_patch(w, size_at, &size, sizeof(size));
+	return dat_w_patch64(w, size_at, w->off - size_at - 8);
 }
 
 int dat_w_option_add(struct dat_writer *w, uint16_t id, const void *data, uint32_t size)
@@ -137,7 +170,7 @@ int dat_writer_cpu_count(struct dat_writer *w, int cpus)
 	return dat_writer_add_option(w, DAT_OPT_CPUCOUNT, &n, sizeof(n));
 }
 
-static int write_option_list(struct dat_writer *w)
+int dat_w_option_list(struct dat_writer *w)
 {
 	int ret = 0;
 
@@ -160,11 +193,11 @@ int dat_w_options_section(struct dat_writer *w)
 	int ret;
 
 	/* Link the previous options section (or the file header) to this one. */
-	ret = dat_w_patch(w, w->next_link, &start, sizeof(start));
+	ret = dat_w_patch64(w, w->next_link, start);
 	if (!ret)
 		ret = dat_w_section_start(w, DAT_SECTION_OPTIONS, 0, "options", &size_at);
 	if (!ret)
-		ret = write_option_list(w);
+		ret = dat_w_option_list(w);
 	if (!ret)
 		ret = dat_w_put16(w, DAT_OPT_DONE);
 	if (!ret)
@@ -182,7 +215,7 @@ int dat_w_options_v6(struct dat_writer *w)
 	int ret = dat_w_write(w, "options  ", 10);
 
 	if (!ret)
-		ret = write_option_list(w);
+		ret = dat_w_option_list(w);
 	if (!ret)
 		ret = dat_w_put16(w, DAT_OPT_DONE);
 	return ret;
@@ -245,6 +278,7 @@ int dat_writer_open(int fd, const struct dat_writer_config *cfg, struct dat_writ
 	w->version = cfg->version;
 	w->comp = cfg->version >= 7 ? cfg->compression : KT_COMP_NONE;
 	w->page_size = cfg->page_size;
+	w->big = DAT_HOST_BIG_ENDIAN;
 	ret = w->comp != KT_COMP_NONE ? kt_codec_new(w->comp, &w->codec) : 0;
 	if (!ret)
 		ret = write_file_header(w);
@@ -284,24 +318,22 @@ static int emit_write(void *arg, const void *data, size_t len)
  */
 static int write_compressed(struct dat_writer *w, const struct kt_part *parts, int nr)
 {
+	uint8_t hdr[DAT_CHUNK_HEADER_SIZE] = { 0 };
 	uint64_t raw = 0, clen = 0, at = w->off;
-	uint32_t c32;
 	int i, ret;
 
 	for (i = 0; i < nr; i++)
 		raw += parts[i].len;
 	if (raw > UINT32_MAX)
 		return -EFBIG;
-	ret = dat_w_put32(w, 0);
-	if (!ret)
-		ret = dat_w_put32(w, (uint32_t)raw);
+	ret = dat_w_write(w, hdr, sizeof(hdr));
 	if (!ret)
 		ret = kt_codec_compress_parts(w->codec, parts, nr, emit_write, w, &clen);
 	if (!ret && clen > UINT32_MAX)
 		ret = -EFBIG;
-	c32 = (uint32_t)clen;
+	dat_chunk_header_put(hdr, (uint32_t)clen, (uint32_t)raw, w->big);
 	if (!ret)
-		ret = dat_w_patch(w, at, &c32, sizeof(c32));
+		ret = dat_w_patch(w, at, hdr, sizeof(hdr));
 	return ret;
 }
 

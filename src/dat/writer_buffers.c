@@ -88,34 +88,41 @@ static int write_cpu(struct dat_writer *w, const struct dat_cpu_source *c, uint3
 	return ret;
 }
 
-static int buffer_option_v7(struct dat_writer *w, const struct dat_buffer_source *b,
-			    uint64_t start, const uint64_t *offsets)
+static int add_num(struct strbuf *sb, const struct dat_writer *w, int bytes, uint64_t v)
+{
+	uint8_t b[8];
+
+	dat_w_encode(w, b, bytes, v);
+	return strbuf_add(sb, b, (size_t)bytes);
+}
+
+int dat_w_buffer_option(struct dat_writer *w, const char *name, const char *clock,
+			uint32_t page_size, uint64_t start, const struct dat_w_cpu_place *cpus,
+			int nr)
 {
 	struct strbuf sb = STRBUF_INIT;
 	uint32_t count = 0;
 	int ret, i;
 
-	for (i = 0; i < b->nr_cpus; i++)
-		count += b->cpus[i].size != 0;
-	ret = strbuf_add(&sb, &start, 8);
+	for (i = 0; i < nr; i++)
+		count += cpus[i].size != 0;
+	ret = add_num(&sb, w, 8, start);
 	if (!ret)
-		ret = strbuf_add(&sb, b->name, strlen(b->name) + 1);
+		ret = strbuf_add(&sb, name, strlen(name) + 1);
 	if (!ret)
-		ret = strbuf_add(&sb, b->clock, strlen(b->clock) + 1);
+		ret = strbuf_add(&sb, clock, strlen(clock) + 1);
 	if (!ret)
-		ret = strbuf_add(&sb, &b->page_size, 4);
+		ret = add_num(&sb, w, 4, page_size);
 	if (!ret)
-		ret = strbuf_add(&sb, &count, 4);
-	for (i = 0; !ret && i < b->nr_cpus; i++) {
-		uint32_t cpu = (uint32_t)b->cpus[i].cpu;
-
-		if (!b->cpus[i].size)
+		ret = add_num(&sb, w, 4, count);
+	for (i = 0; !ret && i < nr; i++) {
+		if (!cpus[i].size)
 			continue;
-		ret = strbuf_add(&sb, &cpu, 4);
+		ret = add_num(&sb, w, 4, cpus[i].cpu);
 		if (!ret)
-			ret = strbuf_add(&sb, &offsets[i], 8);
+			ret = add_num(&sb, w, 8, cpus[i].offset);
 		if (!ret)
-			ret = strbuf_add(&sb, &b->cpus[i].size, 8);
+			ret = add_num(&sb, w, 8, cpus[i].size);
 	}
 	if (!ret)
 		ret = dat_w_option_add(w, DAT_OPT_BUFFER, sb.buf, (uint32_t)sb.len);
@@ -128,27 +135,31 @@ static int write_buffer_v7(struct dat_writer *w, const struct dat_buffer_source 
 {
 	struct strbuf desc = STRBUF_INIT;
 	uint64_t start = w->off, size_at;
-	uint64_t *offsets;
+	struct dat_w_cpu_place *place;
 	int ret, i;
 
-	offsets = calloc((size_t)b->nr_cpus + 1, sizeof(*offsets));
-	if (!offsets)
+	place = calloc((size_t)b->nr_cpus + 1, sizeof(*place));
+	if (!place)
 		return -ENOMEM;
 	ret = strbuf_addf(&desc, "buffer flyrecord %s", b->name);
 	if (!ret)
 		ret = dat_w_section_start(w, DAT_OPT_BUFFER,
 					  w->codec ? DAT_SECTION_FLAG_COMPRESSED : 0,
 					  strbuf_str(&desc), &size_at);
-	for (i = 0; !ret && i < b->nr_cpus; i++)
-		ret = write_cpu(w, &b->cpus[i], b->page_size, &offsets[i]);
+	for (i = 0; !ret && i < b->nr_cpus; i++) {
+		place[i].cpu = (uint32_t)b->cpus[i].cpu;
+		place[i].size = b->cpus[i].size;
+		ret = write_cpu(w, &b->cpus[i], b->page_size, &place[i].offset);
+	}
 	if (!ret)
 		ret = dat_w_section_end(w, size_at);
 	if (!ret)
-		ret = buffer_option_v7(w, b, start, offsets);
+		ret = dat_w_buffer_option(w, b->name, b->clock, b->page_size, start, place,
+					  b->nr_cpus);
 	if (!ret)
 		ret = dat_w_options_section(w);
 	strbuf_release(&desc);
-	free(offsets);
+	free(place);
 	return ret;
 }
 

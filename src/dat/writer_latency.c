@@ -12,19 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ktrace/dat_chunk.h"
 #include "ktrace/dat_format.h"
 #include "writer_internal.h"
 
-#define CHUNK_PAGES	10
-
 static int write_chunks(struct dat_writer *w, const struct dat_blob *text)
 {
-	size_t chunk = (size_t)CHUNK_PAGES * w->page_size, done, n, zlen;
-	size_t bound = kt_compress_bound(w->comp, chunk);
+	size_t chunk = (size_t)DAT_CHUNK_PAGES * w->page_size, done, n, zlen;
+	size_t bound = dat_chunk_bound(w->comp, chunk);
 	const char *p = text->data;
 	uint32_t count = 0;
 	uint64_t count_at = w->off;
-	char *z = malloc(bound ? bound : 1);
+	char *z = malloc(bound);
 	int ret;
 
 	if (!z)
@@ -32,12 +31,7 @@ static int write_chunks(struct dat_writer *w, const struct dat_blob *text)
 	ret = dat_w_put32(w, 0);
 	for (done = 0; !ret && done < text->size; done += n) {
 		n = text->size - done < chunk ? text->size - done : chunk;
-		zlen = bound;
-		ret = kt_codec_compress(w->codec, p + done, n, z, &zlen);
-		if (!ret)
-			ret = dat_w_put32(w, (uint32_t)zlen);
-		if (!ret)
-			ret = dat_w_put32(w, (uint32_t)n);
+		ret = dat_chunk_pack(w->codec, p + done, n, DAT_HOST_BIG_ENDIAN, z, bound, &zlen);
 		if (!ret)
 			ret = dat_w_write(w, z, zlen);
 		count++;

@@ -11,9 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ktrace/dat_chunk.h"
 #include "listen.h"
-
-#define PAGES_PER_CHUNK	10
 
 static int write_at(int fd, uint64_t off, const void *buf, size_t n)
 {
@@ -63,7 +62,7 @@ int chan_compress_start(struct chan *c, struct server_ctx *srv, int compression,
 			uint32_t page_size, int big)
 {
 	enum kt_compression comp = (enum kt_compression)compression;
-	size_t chunk = (size_t)page_size * PAGES_PER_CHUNK;
+	size_t chunk = (size_t)page_size * DAT_CHUNK_PAGES;
 	int ret;
 
 	if (comp == KT_COMP_NONE || (unsigned int)comp >= 3)
@@ -76,7 +75,7 @@ int chan_compress_start(struct chan *c, struct server_ctx *srv, int compression,
 	}
 	ret = grow(&srv->zin, &srv->zin_cap, chunk);
 	if (!ret)
-		ret = grow(&srv->zout, &srv->zout_cap, 8 + kt_compress_bound(comp, chunk));
+		ret = grow(&srv->zout, &srv->zout_cap, dat_chunk_bound(comp, chunk));
 	if (ret)
 		return ret;
 	c->codec = srv->codecs[comp];
@@ -87,28 +86,17 @@ int chan_compress_start(struct chan *c, struct server_ctx *srv, int compression,
 	return c->size ? compress_backlog(c, srv) : 0;
 }
 
-static void put32(const struct chan *c, char *p, uint32_t v)
-{
-	int i;
-
-	for (i = 0; i < 4; i++)
-		p[c->big ? 3 - i : i] = (char)(v >> (8 * i));
-}
-
 /* Compresses len raw bytes into a chunk written where the raw tail started. */
 static int write_chunk(struct chan *c, struct server_ctx *srv, const char *raw, size_t len)
 {
-	size_t clen = srv->zout_cap - 8;
-	int ret = kt_codec_compress(c->codec, raw, len, srv->zout + 8, &clen);
+	size_t n;
+	int ret = dat_chunk_pack(c->codec, raw, len, c->big, srv->zout, srv->zout_cap, &n);
 
+	if (!ret)
+		ret = write_at(c->tmp, c->raw_start, srv->zout, n);
 	if (ret)
 		return ret;
-	put32(c, srv->zout, (uint32_t)clen);
-	put32(c, srv->zout + 4, (uint32_t)len);
-	ret = write_at(c->tmp, c->raw_start, srv->zout, clen + 8);
-	if (ret)
-		return ret;
-	c->raw_start += clen + 8;
+	c->raw_start += n;
 	c->nr_chunks++;
 	return 0;
 }
@@ -209,7 +197,7 @@ int chan_store(struct chan *c, struct server_ctx *srv, const char *buf, size_t n
 }
 
 int64_t chan_finish(struct chan *c, struct server_ctx *srv, uint32_t page_size,
-		    struct cpu_blob *blob)
+		    struct dat_append_cpu *blob)
 {
 	uint64_t tail = c->size - c->raw_start, torn = tail % page_size;
 	int ret = 0;

@@ -2,7 +2,10 @@
 #ifndef KTRACE_LISTEN_PRIV_H
 #define KTRACE_LISTEN_PRIV_H
 
-/* Private to src/listen: the listener's configuration, log, server, sessions and file assembly. */
+/*
+ * Private to src/listen: the listener's configuration, log, server, sessions, channels and
+ * recovery. The file itself is completed by src/dat (dat_append.h).
+ */
 
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +13,7 @@
 #include <sys/socket.h>
 
 #include "ktrace/compress.h"
+#include "ktrace/dat_append.h"
 #include "ktrace/strbuf.h"
 
 struct listen_config {
@@ -35,45 +39,6 @@ void listen_logf(struct listen_log *log, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 int listen_server_run(const struct listen_config *cfg, int dir_fd, struct listen_log *log);
-
-/* What assembling the final file needs from the metadata a client sent. */
-struct dat_meta {
-	int version;			/* 6 or 7 */
-	int big_endian;
-	uint32_t page_size;
-	uint32_t cpus;			/* the CPU count the metadata declares, 0 if none */
-	char compression[32];		/* v7: "none", "zstd", "zlib" */
-	uint64_t options_next_at;	/* v7: offset of the last options section's "next" field */
-	char clock[64];			/* the selected trace clock, "" if none was sent */
-	int headers_only;		/* v6 from a v1 client: no cmdlines, CPU count, options */
-	uint64_t headers_end;		/* v6: where the printk formats end */
-};
-
-/*
- * Walks the first `size` bytes of fd (a trace.dat without its CPU data) and checks that they
- * end where a `record -N` client stops. 0, or negative errno with a message in err naming the
- * field and offset.
- */
-int dat_meta_scan(int fd, uint64_t size, struct dat_meta *m, struct strbuf *err);
-
-/* Per-CPU data as received, in (unlinked) temporary files. */
-struct cpu_blob {
-	int fd;
-	uint64_t size;
-	int compressed;		/* fd holds finished chunks already (chan_compress_*) */
-	uint32_t nr_chunks;
-	int keep;		/* not emptied as it is copied: a recovery may run again */
-};
-
-/*
- * Appends the CPU data to the metadata in out_fd (size meta_size), as `trace-cmd listen`
- * does: v6 flyrecord, or v7 buffer section, options section and strings section, compressed
- * as the metadata says. incomplete (or NULL) goes into a DAT_OPT_KTRACE_INCOMPLETE option.
- * Returns the final file size or negative errno (message in err).
- */
-int64_t dat_assemble(int out_fd, uint64_t meta_size, const struct dat_meta *m,
-		     const struct cpu_blob *cpus, unsigned int nr_cpus, const char *incomplete,
-		     struct strbuf *err);
 
 /*
  * A session's files in the output directory: ".BASE.HOST:PORT.dat.part" (the metadata, locked
@@ -154,7 +119,7 @@ int chan_store(struct chan *c, struct server_ctx *srv, const char *buf, size_t n
  * compressing, turns the tail into a last chunk and fills blob. Negative errno on failure.
  */
 int64_t chan_finish(struct chan *c, struct server_ctx *srv, uint32_t page_size,
-		    struct cpu_blob *blob);
+		    struct dat_append_cpu *blob);
 
 /*
  * Opens the socket on the local address of the control connection (port 0: any free port),

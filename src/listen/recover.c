@@ -19,9 +19,9 @@
 #include <unistd.h>
 
 #include "ktrace/compress.h"
+#include "ktrace/dat_chunk.h"
 #include "listen.h"
 
-#define PAGES_PER_CHUNK		10
 #define MAX_SUFFIX		1000
 
 static const char incomplete_note[] =
@@ -64,25 +64,11 @@ struct leftover {
 	const char *part;
 	int fd;
 	uint64_t size;
-	struct dat_meta m;
-	struct cpu_blob *blobs;
+	struct dat_metadata m;
+	struct dat_append_cpu *blobs;
 	uint32_t nr;
 	uint64_t pages;
 };
-
-static uint32_t get32(const struct dat_meta *m, const uint8_t *p)
-{
-	return m->big_endian ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | p[2] << 8 | p[3] :
-			       (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | p[1] << 8 | p[0];
-}
-
-static void put32(const struct dat_meta *m, uint8_t *p, uint32_t v)
-{
-	int i;
-
-	for (i = 0; i < 4; i++)
-		p[m->big_endian ? 3 - i : i] = (uint8_t)(v >> (8 * i));
-}
 
 /*
  * chan_store.c's layout with compression: whole chunks, then raw bytes shorter than a chunk;
@@ -92,11 +78,11 @@ static void put32(const struct dat_meta *m, uint8_t *p, uint32_t v)
  * that happen to look like a header are not taken for one. Returns the chunks' end; *n their
  * count, *raw the bytes they hold.
  */
-static uint64_t walk_chunks(int fd, uint64_t size, const struct dat_meta *m,
+static uint64_t walk_chunks(int fd, uint64_t size, const struct dat_metadata *m,
 			    enum kt_compression c, uint32_t *n, uint64_t *raw)
 {
-	size_t chunk = (size_t)m->page_size * PAGES_PER_CHUNK, cap = kt_compress_bound(c, chunk);
-	uint8_t hdr[8], *in = malloc(cap), *out = malloc(chunk);
+	size_t chunk = (size_t)m->page_size * DAT_CHUNK_PAGES, cap = kt_compress_bound(c, chunk);
+	uint8_t hdr[DAT_CHUNK_HEADER_SIZE], *in = malloc(cap), *out = malloc(chunk);
 	uint64_t pos = 0;
 	uint32_t clen, len;
 
@@ -104,8 +90,7 @@ static uint64_t walk_chunks(int fd, uint64_t size, const struct dat_meta *m,
 	*raw = 0;
 	while (in && out && size - pos >= sizeof(hdr) &&
 	       pread(fd, hdr, sizeof(hdr), (off_t)pos) == (ssize_t)sizeof(hdr)) {
-		clen = get32(m, hdr);
-		len = get32(m, hdr + 4);
+		dat_chunk_header_get(hdr, &clen, &len, m->big_endian);
 		if (clen > cap || clen > size - pos - sizeof(hdr))
 			break;
 		if (len != chunk && !(len && len < chunk && len % m->page_size == 0 &&
@@ -124,27 +109,27 @@ static uint64_t walk_chunks(int fd, uint64_t size, const struct dat_meta *m,
 }
 
 /* The raw tail's whole pages become a last chunk, as chan_finish() makes it. */
-static int close_chunks(int fd, uint64_t start, uint64_t tail, const struct dat_meta *m,
-			enum kt_compression c, struct cpu_blob *b)
+static int close_chunks(int fd, uint64_t start, uint64_t tail, const struct dat_metadata *m,
+			enum kt_compression c, struct dat_append_cpu *b)
 {
-	size_t clen = kt_compress_bound(c, (size_t)tail);
-	uint8_t *raw = malloc(tail ? tail : 1), *out = malloc(clen + 8);
+	size_t clen = kt_compress_bound(c, (size_t)tail), n = DAT_CHUNK_HEADER_SIZE + clen;
+	uint8_t *raw = malloc(tail ? tail : 1), *out = malloc(n);
 	int ret = raw && out ? 0 : -ENOMEM;
 
 	if (!ret && tail && pread(fd, raw, tail, (off_t)start) != (ssize_t)tail)
 		ret = -EIO;
 	if (!ret && tail)
-		ret = kt_compress(c, raw, (size_t)tail, out + 8, &clen);
+		ret = kt_compress(c, raw, (size_t)tail, out + DAT_CHUNK_HEADER_SIZE, &clen);
 	/* The raw bytes go before the chunk comes: killed in between, no half chunk is left. */
 	if (!ret && ftruncate(fd, (off_t)start))
 		ret = -errno;
 	if (!ret && tail) {
-		put32(m, out, (uint32_t)clen);
-		put32(m, out + 4, (uint32_t)tail);
-		if (pwrite(fd, out, clen + 8, (off_t)start) != (ssize_t)(clen + 8))
+		dat_chunk_header_put(out, (uint32_t)clen, (uint32_t)tail, m->big_endian);
+		n = DAT_CHUNK_HEADER_SIZE + clen;
+		if (pwrite(fd, out, n, (off_t)start) != (ssize_t)n)
 			ret = -EIO;
 		b->nr_chunks++;
-		start += clen + 8;
+		start += n;
 	}
 	free(raw);
 	free(out);
@@ -152,8 +137,8 @@ static int close_chunks(int fd, uint64_t start, uint64_t tail, const struct dat_
 	return ret;
 }
 
-/* One CPU's file as a blob for dat_assemble(): raw whole pages, or chunks. */
-static int cpu_blob(struct leftover *l, int fd, struct cpu_blob *b)
+/* One CPU's file for dat_append_cpu_data(): raw whole pages, or chunks. */
+static int cpu_data(struct leftover *l, int fd, struct dat_append_cpu *b)
 {
 	enum kt_compression c = KT_COMP_NONE;
 	struct stat st;
@@ -168,7 +153,7 @@ static int cpu_blob(struct leftover *l, int fd, struct cpu_blob *b)
 		end = walk_chunks(fd, (uint64_t)st.st_size, &l->m, c, &b->nr_chunks, &raw);
 		tail = (uint64_t)st.st_size - end;
 		/* Raw pages only (the metadata came last), or chunks then a short raw tail. */
-		if (b->nr_chunks && tail < (uint64_t)l->m.page_size * PAGES_PER_CHUNK) {
+		if (b->nr_chunks && tail < (uint64_t)l->m.page_size * DAT_CHUNK_PAGES) {
 			tail -= tail % l->m.page_size;
 			l->pages += (raw + tail) / l->m.page_size;
 			b->compressed = 1;
@@ -215,7 +200,7 @@ static int open_blobs(struct leftover *l)
 		fd = openat(l->dir, strbuf_str(&sb), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 		/* A CPU whose file was never made (killed during setup) had nothing to give. */
 		if (fd >= 0)
-			ret = cpu_blob(l, fd, &l->blobs[i]);
+			ret = cpu_data(l, fd, &l->blobs[i]);
 		else if (errno != ENOENT)
 			ret = -errno;
 	}
@@ -292,7 +277,8 @@ static int assemble_copy(struct leftover *l, const char *tmp, struct strbuf *err
 	if (ret) {
 		strbuf_addf(err, "writing %s: %s", tmp, strerror(-ret));
 	} else {
-		size = dat_assemble(fd, l->size, &l->m, l->blobs, l->nr, incomplete_note, err);
+		size = dat_append_cpu_data(fd, l->size, &l->m, l->blobs, l->nr, incomplete_note,
+					   err);
 		ret = size < 0 ? (int)size : 0;
 		l->size = size < 0 ? l->size : (uint64_t)size;
 	}
@@ -366,7 +352,7 @@ int listen_recover_one(int dir_fd, const char *part, struct listen_log *log)
 		return ret == -ENOENT ? 0 : ret;
 	ret = fstat(l.fd, &st) ? -errno : 0;
 	l.size = (uint64_t)st.st_size;
-	if (!ret && (ret = dat_meta_scan(l.fd, l.size, &l.m, &err))) {
+	if (!ret && (ret = dat_metadata_scan(l.fd, l.size, &l.m, &err))) {
 		/* Killed while the client was still sending its headers: no event can be read. */
 		say(log, "removed %s, left by a listener stopped mid-recording: its metadata is "
 		    "incomplete (%s), so none of its events can be read", part, strbuf_str(&err));

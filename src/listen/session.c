@@ -283,9 +283,9 @@ static int on_tinit(struct session *s, const struct net_msg *m)
 }
 
 /* Scans the metadata received so far; the CPU table we append must agree with it. */
-static int scan_meta(struct session *s, struct dat_meta *m, struct strbuf *err)
+static int scan_meta(struct session *s, struct dat_metadata *m, struct strbuf *err)
 {
-	int ret = dat_meta_scan(s->out, s->meta_size, m, err);
+	int ret = dat_metadata_scan(s->out, s->meta_size, m, err);
 
 	if (!ret && ((m->cpus && m->cpus != s->cpus) || m->page_size != s->page_size)) {
 		strbuf_addf(err, "it declares %u CPUs and %u-byte pages, the client %u and %u",
@@ -296,7 +296,7 @@ static int scan_meta(struct session *s, struct dat_meta *m, struct strbuf *err)
 }
 
 /* With the metadata known, v7 CPU data can be compressed as it arrives. */
-static int start_compression(struct session *s, const struct dat_meta *m)
+static int start_compression(struct session *s, const struct dat_metadata *m)
 {
 	enum kt_compression c;
 	uint32_t i;
@@ -312,7 +312,7 @@ static int start_compression(struct session *s, const struct dat_meta *m)
 static int meta_check(struct session *s)
 {
 	struct strbuf err = STRBUF_INIT;
-	struct dat_meta m;
+	struct dat_metadata m;
 	int ret = scan_meta(s, &m, &err);
 
 	if (ret)
@@ -565,7 +565,7 @@ int session_pollfds(struct session *s, struct pollfd *pfd, int *idx, int max)
 }
 
 /* Whole pages only: a torn last page would make readers fail on the whole CPU. */
-static int finish_channel(struct session *s, struct cpu_blob *blob, uint32_t cpu)
+static int finish_channel(struct session *s, struct dat_append_cpu *blob, uint32_t cpu)
 {
 	int64_t torn = chan_finish(&s->ch[cpu], s->srv, s->page_size, blob);
 	char detail[96];
@@ -580,8 +580,8 @@ static int finish_channel(struct session *s, struct cpu_blob *blob, uint32_t cpu
 
 static int assemble(struct session *s, struct strbuf *err, int64_t *size)
 {
-	struct cpu_blob *blobs = calloc(s->cpus, sizeof(*blobs));
-	struct dat_meta m;
+	struct dat_append_cpu *blobs = calloc(s->cpus, sizeof(*blobs));
+	struct dat_metadata m;
 	uint32_t i;
 	int ret;
 
@@ -591,7 +591,8 @@ static int assemble(struct session *s, struct strbuf *err, int64_t *size)
 	for (i = 0; !ret && i < s->cpus; i++)
 		ret = finish_channel(s, &blobs[i], i);
 	if (!ret) {
-		*size = dat_assemble(s->out, s->meta_size, &m, blobs, s->cpus, s->partial, err);
+		*size = dat_append_cpu_data(s->out, s->meta_size, &m, blobs, s->cpus, s->partial,
+					    err);
 		ret = *size < 0 ? (int)*size : 0;
 	}
 	free(blobs);

@@ -18,6 +18,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "ktrace/dat_chunk.h"
 #include "ktrace/fdio.h"
 #include "recorder.h"
 
@@ -99,24 +100,21 @@ static int join_files(struct recorder *r)
 
 static int flush_chunk(struct recorder *r)
 {
-	size_t clen = r->zcap - 8;
-	uint32_t hdr[2];
+	size_t len;
 	int ret;
 
 	if (!r->chunk_len)
 		return 0;
-	ret = kt_codec_compress(r->codec, r->chunk, r->chunk_len, r->zbuf + 8, &clen);
+	ret = dat_chunk_pack(r->codec, r->chunk, r->chunk_len, DAT_HOST_BIG_ENDIAN, r->zbuf,
+			     r->zcap, &len);
 	if (ret)
 		return ret;
-	hdr[0] = (uint32_t)clen;
-	hdr[1] = (uint32_t)r->chunk_len;
-	memcpy(r->zbuf, hdr, sizeof(hdr));
-	ret = fd_write_all(r->fds[r->cur], r->zbuf, clen + 8);
+	ret = fd_write_all(r->fds[r->cur], r->zbuf, len);
 	if (ret)
 		return ret;
 	r->chunks[r->cur]++;
 	r->chunk_len = 0;
-	return account(r, clen + 8);
+	return account(r, len);
 }
 
 static int add_to_chunk(struct recorder *r, const char *data, size_t len)
@@ -352,7 +350,7 @@ static int alloc_codec(struct recorder *r)
 	if (ret)
 		return ret;
 	r->chunk_cap = (size_t)CHUNK_PAGES * r->cfg.page_size;
-	r->zcap = kt_compress_bound(r->cfg.compression, r->chunk_cap) + 8;
+	r->zcap = dat_chunk_bound(r->cfg.compression, r->chunk_cap);
 	r->chunk = malloc(r->chunk_cap);
 	r->zbuf = malloc(r->zcap);
 	return r->chunk && r->zbuf ? 0 : -ENOMEM;

@@ -18,7 +18,7 @@
 #include "fuzz_cpu_budget.h"
 #include "ktrace/command.h"
 #include "ktrace/strbuf.h"
-#include "listen.h"
+#include "ktrace/dat_append.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -77,10 +77,10 @@ static void run(const char *const *args, const char *path)
 static void scan_as_listener_meta(int fd, size_t size)
 {
 	struct strbuf err = STRBUF_INIT;
-	struct dat_meta meta;
+	struct dat_metadata meta;
 
 	memset(&meta, 0, sizeof(meta));
-	dat_meta_scan(fd, size, &meta, &err);
+	dat_metadata_scan(fd, size, &meta, &err);
 	strbuf_release(&err);
 }
 

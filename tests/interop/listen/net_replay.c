@@ -34,7 +34,7 @@
 #include "ktrace/compress.h"
 #include "ktrace/dat_format.h"
 #include "ktrace/net.h"
-#include "listen.h"
+#include "ktrace/dat_append.h"
 
 struct replay {
 	const uint8_t *file;
@@ -70,7 +70,7 @@ static void split_v6(struct replay *r, int fd)
 {
 	struct strbuf err = STRBUF_INIT;
 	const uint8_t *p = r->file;
-	struct dat_meta m;
+	struct dat_metadata m;
 	uint64_t table;
 	uint32_t i;
 
@@ -80,7 +80,7 @@ static void split_v6(struct replay *r, int fd)
 		if (!p)
 			die("no flyrecord in v6 file");
 		strbuf_reset(&err);
-		if (!dat_meta_scan(fd, (uint64_t)(p - r->file), &m, &err))
+		if (!dat_metadata_scan(fd, (uint64_t)(p - r->file), &m, &err))
 			break;
 		p++;
 	}

@@ -52,7 +52,7 @@ static uint32_t get32(const unsigned char *p)
 	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static void check_chunks(const struct cpu_blob *b, const char *want, size_t want_len)
+static void check_chunks(const struct dat_append_cpu *b, const char *want, size_t want_len)
 {
 	unsigned char *file = malloc(b->size);
 	char *out = malloc(want_len + 1);
@@ -82,7 +82,7 @@ static void test_compress_as_received(void **state)
 	struct server_ctx srv = { 0 };
 	size_t len = 37 * PAGE + 100;
 	char *d = make_data(len);
-	struct cpu_blob blob = { 0 };
+	struct dat_append_cpu blob = { 0 };
 	struct chan c = { .tmp = memfd_create("chan", 0) };
 
 	(void)state;
@@ -104,7 +104,7 @@ static void test_backlog_compressed(void **state)
 	struct server_ctx srv = { .dir_fd = open(mkdtemp(dir), O_RDONLY | O_DIRECTORY) };
 	size_t len = 33 * PAGE + 5, early = 12 * PAGE + 7;
 	char *d = make_data(len);
-	struct cpu_blob blob = { 0 };
+	struct dat_append_cpu blob = { 0 };
 	struct chan c = { .path = strdup(".t.dat.part.cpu0") };
 	struct stat st;
 
@@ -139,7 +139,7 @@ static void test_empty_and_exact(void **state)
 {
 	struct server_ctx srv = { 0 };
 	char *d = make_data(20 * PAGE);
-	struct cpu_blob blob = { 0 };
+	struct dat_append_cpu blob = { 0 };
 	struct chan c = { .tmp = memfd_create("chan", 0) };
 
 	(void)state;

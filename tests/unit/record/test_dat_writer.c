@@ -3,9 +3,8 @@
  * The trace.dat writer, read back by ktrace's reader: for v6 and v7 with each compression, two
  * buffers (the top one with an empty CPU, an instance), the pages must come back byte for byte
  * and the layout facts (version, compression, buffer names, clocks, options) must match.
- * The metadata-only end that record -N sends must pass the listener's scan and, completed by the
- * listener's assembler, read back the same way. A latency tracer's text, stored by record's
- * rec_latency_store from a file, must read back unchanged.
+ * A latency tracer's text, stored by record's rec_latency_store from a file, must read back
+ * unchanged. (The metadata-only end that record -N sends: tests/unit/dat/test_append.c.)
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,8 +15,6 @@
 #include <string.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/file.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,7 +24,6 @@
 #include "ktrace/dat_format.h"
 #include "ktrace/dat_writer.h"
 #include "../ring_headers.h"
-#include "listen.h"
 #include "record_latency.h"
 
 #define PS 4096
@@ -200,93 +196,28 @@ static void round_trip(int version, enum kt_compression comp)
 	strbuf_release(&err);
 }
 
-/* record -N: metadata from the writer, CPU data appended by the listener's assembler. */
-static void listener_round_trip(int version, enum kt_compression comp, const char *note)
-{
-	struct dat_writer_config cfg = { .version = version, .compression = comp, .page_size = PS };
-	struct strbuf err = STRBUF_INIT;
-	struct dat_cpu_source src[2];
-	struct cpu_blob cpus[2];
-	struct dat_writer *w;
-	struct dat_file *df;
-	struct dat_meta m;
-	char path[64];
-	int fd = memfd_create("test_dat_writer", 0), i, idx = -1;
-	uint64_t size;
-	const char *opt;
-	uint32_t opt_size;
-
-	assert_true(fd >= 0);
-	assert_int_equal(dat_writer_open(fd, &cfg, &w, &err), 0);
-	write_metadata(w);
-	assert_int_equal(dat_writer_metadata_end(w, &err), 0);
-	dat_writer_free(w);
-	size = (uint64_t)lseek(fd, 0, SEEK_END);
-	if (dat_meta_scan(fd, size, &m, &err))
-		fail_msg("v%d: the listener refuses the metadata: %s", version, strbuf_str(&err));
-	assert_int_equal(m.version, version);
-	assert_int_equal(m.cpus, 2);
-	assert_string_equal(m.clock, "local");
-	for (i = 0; i < 2; i++) {
-		memset(&cpus[i], 0, sizeof(cpus[i]));
-		cpus[i].fd = source_file(KT_COMP_NONE, i ? 1 : 3, i * 50, &src[i]);
-		cpus[i].size = src[i].size;
-	}
-	assert_true(dat_assemble(fd, size, &m, cpus, 2, note, &err) > 0);
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (dat_file_open(path, &df, &err))
-		fail_msg("v%d: %s", version, strbuf_str(&err));
-	/* A recovered file says it is incomplete, and why (ktrace listen's recovery). */
-	opt = dat_file_option(df, DAT_OPT_KTRACE_INCOMPLETE, 0, &opt_size);
-	if (note) {
-		assert_non_null(opt);
-		assert_int_equal(opt_size, strlen(note) + 1);
-		assert_string_equal(opt, note);
-	} else {
-		assert_null(opt);
-	}
-	assert_int_equal(dat_file_compression(df), version < 7 ? KT_COMP_NONE : comp);
-	assert_non_null(find_cpu(dat_file_buffer(df, 0), 0, &idx));
-	expect_pages(df, 0, idx, 3, 0);
-	assert_non_null(find_cpu(dat_file_buffer(df, 0), 1, &idx));
-	expect_pages(df, 0, idx, 1, 50);
-	dat_file_close(df);
-	close(cpus[0].fd);
-	close(cpus[1].fd);
-	close(fd);
-	strbuf_release(&err);
-}
-
 static void test_v7_zstd(void **state)
 {
 	(void)state;
 	round_trip(7, KT_COMP_ZSTD);
-	listener_round_trip(7, KT_COMP_ZSTD, NULL);
-	listener_round_trip(7, KT_COMP_ZSTD, "listener killed");
 }
 
 static void test_v7_zlib(void **state)
 {
 	(void)state;
 	round_trip(7, KT_COMP_ZLIB);
-	listener_round_trip(7, KT_COMP_ZLIB, NULL);
-	listener_round_trip(7, KT_COMP_ZLIB, "listener killed");
 }
 
 static void test_v7_none(void **state)
 {
 	(void)state;
 	round_trip(7, KT_COMP_NONE);
-	listener_round_trip(7, KT_COMP_NONE, NULL);
-	listener_round_trip(7, KT_COMP_NONE, "listener killed");
 }
 
 static void test_v6(void **state)
 {
 	(void)state;
 	round_trip(6, KT_COMP_NONE);
-	listener_round_trip(6, KT_COMP_NONE, NULL);
-	listener_round_trip(6, KT_COMP_NONE, "listener killed");
 }
 
 /*
@@ -368,105 +299,6 @@ static void test_latency_unreadable(void **state)
 	strbuf_release(&err);
 }
 
-/* Pages seed.. into a listener's CPU file, through chan_store as a session stores them. */
-static void store_pages(struct chan *c, struct server_ctx *srv, int nr, int seed, size_t torn)
-{
-	char page[PS];
-	int i;
-
-	for (i = 0; i < nr; i++) {
-		make_page(page, seed + i);
-		assert_int_equal(chan_store(c, srv, page, PS), 0);
-	}
-	memset(page, 0x5a, sizeof(page));
-	assert_int_equal(chan_store(c, srv, page, torn), 0);
-}
-
-static struct chan cpu_file(struct server_ctx *srv, const char *name)
-{
-	struct chan c = { .path = strdup(name) };
-
-	c.tmp = chan_file_open(srv->dir_fd, c.path);
-	assert_true(c.tmp >= 0);
-	return c;
-}
-
-/*
- * What a listener killed mid-stream leaves: the metadata in a ".part", CPU 0 compressed as it
- * arrived (23 pages: 2 chunks, a raw tail and a torn page), CPU 1 raw (the metadata came after
- * its pages). Recovered into .incomplete.2.dat (the .incomplete.dat name is taken), with every
- * whole page, marked incomplete; a ".part" another listener holds is left alone; one whose
- * metadata was cut short (no event can be read) is removed with its CPU file.
- */
-static void test_listener_recovery(void **state)
-{
-	struct dat_writer_config cfg = { .version = 7, .compression = KT_COMP_ZSTD,
-					 .page_size = PS };
-	char dir[] = "/tmp/ktrace-recover-XXXXXX", path[128];
-	struct server_ctx srv = { .dir_fd = open(mkdtemp(dir), O_RDONLY | O_DIRECTORY) };
-	struct listen_log log = { NULL };
-	struct strbuf err = STRBUF_INIT;
-	struct chan c0, c1;
-	struct dat_writer *w;
-	struct dat_file *df;
-	struct stat st;
-	int fd, busy, idx = -1;
-
-	(void)state;
-	fd = openat(srv.dir_fd, ".t.h:1.dat.part", O_CREAT | O_RDWR, 0644);
-	assert_int_equal(dat_writer_open(fd, &cfg, &w, &err), 0);
-	write_metadata(w);
-	assert_int_equal(dat_writer_metadata_end(w, &err), 0);
-	dat_writer_free(w);
-	close(fd);
-	c0 = cpu_file(&srv, ".t.h:1.dat.part.cpu0");
-	assert_int_equal(chan_compress_start(&c0, &srv, KT_COMP_ZSTD, PS, 0), 0);
-	store_pages(&c0, &srv, 23, 0, 100);
-	c1 = cpu_file(&srv, ".t.h:1.dat.part.cpu1");
-	store_pages(&c1, &srv, 5, 50, 10);
-	close(c0.tmp);
-	close(c1.tmp);
-	free(c0.path);
-	free(c1.path);
-	fd = openat(srv.dir_fd, "t.h:1.incomplete.dat", O_CREAT | O_RDWR, 0644);
-	close(fd);
-	busy = openat(srv.dir_fd, ".u.h:2.dat.part", O_CREAT | O_RDWR, 0644);
-	assert_int_equal(flock(busy, LOCK_EX), 0);
-	fd = openat(srv.dir_fd, ".v.h:3.dat.part", O_CREAT | O_RDWR, 0644);
-	assert_int_equal(write(fd, "\027\010\104tra", 7), 7);
-	close(fd);
-	close(openat(srv.dir_fd, ".v.h:3.dat.part.cpu0", O_CREAT | O_RDWR, 0600));
-
-	listen_recover_dir(srv.dir_fd, &log);
-
-	assert_int_equal(fstatat(srv.dir_fd, "t.h:1.incomplete.dat", &st, 0), 0);
-	assert_int_equal(st.st_size, 0);
-	snprintf(path, sizeof(path), "%s/t.h:1.incomplete.2.dat", dir);
-	if (dat_file_open(path, &df, &err))
-		fail_msg("%s", strbuf_str(&err));
-	assert_non_null(strstr(dat_file_incomplete(df), "stopped mid-recording"));
-	assert_non_null(find_cpu(dat_file_buffer(df, 0), 0, &idx));
-	expect_pages(df, 0, idx, 23, 0);
-	assert_non_null(find_cpu(dat_file_buffer(df, 0), 1, &idx));
-	expect_pages(df, 0, idx, 5, 50);
-	dat_file_close(df);
-	assert_int_equal(faccessat(srv.dir_fd, ".t.h:1.dat.part", F_OK, 0), -1);
-	assert_int_equal(faccessat(srv.dir_fd, ".t.h:1.dat.part.cpu0", F_OK, 0), -1);
-	assert_int_equal(faccessat(srv.dir_fd, ".t.h:1.dat.part.cpu1", F_OK, 0), -1);
-	assert_int_equal(faccessat(srv.dir_fd, ".u.h:2.dat.part", F_OK, 0), 0);
-	assert_int_equal(faccessat(srv.dir_fd, ".v.h:3.dat.part", F_OK, 0), -1);
-	assert_int_equal(faccessat(srv.dir_fd, ".v.h:3.dat.part.cpu0", F_OK, 0), -1);
-	assert_int_equal(listen_recover_one(srv.dir_fd, ".u.h:2.dat.part", &log), -EBUSY);
-	close(busy);
-	unlinkat(srv.dir_fd, ".u.h:2.dat.part", 0);
-	unlinkat(srv.dir_fd, "t.h:1.incomplete.dat", 0);
-	unlinkat(srv.dir_fd, "t.h:1.incomplete.2.dat", 0);
-	close(srv.dir_fd);
-	assert_int_equal(rmdir(dir), 0);
-	server_ctx_release_codecs(&srv);
-	strbuf_release(&err);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -476,7 +308,6 @@ int main(void)
 		cmocka_unit_test(test_v6),
 		cmocka_unit_test(test_latency),
 		cmocka_unit_test(test_latency_unreadable),
-		cmocka_unit_test(test_listener_recovery),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

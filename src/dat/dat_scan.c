@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Checks the metadata a `record -N` client sent (a trace.dat up to its CPU data) and finds
- * what the listener needs to append the CPU data: version, endianness, page size,
- * compression, the trace clock, and in v7 where the options chain ends. Every length comes
- * from the network and is checked against the bytes actually received.
+ * Checks a trace.dat that stops where its CPU data would start (the metadata a `record -N`
+ * client sends) and finds what appending the CPU data needs: version, endianness, page size,
+ * compression, the trace clock, and in v7 where the options chain ends. The bytes may come
+ * from the network: every length is checked against those present, by the bounded reader of
+ * dat_io.c.
  */
 #include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "dat_internal.h"
+#include "ktrace/dat_append.h"
 #include "ktrace/dat_format.h"
-#include "listen.h"
 
 /* Bounds far above anything a kernel has, so that a liar cannot make us loop for long. */
 #define MAX_EVENT_FILES		100000
@@ -18,11 +19,9 @@
 #define MAX_OPTION_SECTIONS	256
 
 struct rd {
-	int fd;
-	uint64_t size;
-	uint64_t pos;
+	struct dat_file df;	/* what the bounded reader needs: fd, size, byte order */
+	struct dat_in in;
 	uint64_t at;		/* where the field being read starts, for messages */
-	int big;
 	struct strbuf *err;
 };
 
@@ -32,58 +31,65 @@ static int fail(struct rd *r, const char *what)
 	return -EBADMSG;
 }
 
+/* The reader's own errors carry no message (err NULL): ours names the field. */
+static int failed(struct rd *r, int ret, const char *what)
+{
+	return ret == -EBADMSG || ret == -ENODATA ? fail(r, what) : ret;
+}
+
 static int rd_bytes(struct rd *r, void *buf, size_t len, const char *what)
 {
-	ssize_t n;
+	const uint8_t *p;
+	int ret;
 
-	r->at = r->pos;
-	if (len > r->size || r->pos > r->size - len)
-		return fail(r, what);
-	n = pread(r->fd, buf, len, (off_t)r->pos);
-	if (n != (ssize_t)len)
-		return n < 0 ? -errno : fail(r, what);
-	r->pos += len;
+	r->at = r->in.pos;
+	ret = dat_in_blob(&r->in, len, &p, NULL);
+	if (ret)
+		return failed(r, ret, what);
+	memcpy(buf, p, len);
 	return 0;
 }
 
 static int rd_skip(struct rd *r, uint64_t len, const char *what)
 {
-	r->at = r->pos;
-	if (len > r->size || r->pos > r->size - len)
-		return fail(r, what);
-	r->pos += len;
-	return 0;
+	r->at = r->in.pos;
+	return failed(r, dat_in_skip(&r->in, len, NULL), what);
 }
 
 static int rd_num(struct rd *r, int bytes, uint64_t *v, const char *what)
 {
-	uint8_t b[8];
-	int i, ret = rd_bytes(r, b, (size_t)bytes, what);
+	uint16_t v16;
+	uint32_t v32;
+	int ret;
 
+	r->at = r->in.pos;
+	if (bytes == 2)
+		ret = dat_in_u16(&r->in, &v16, NULL);
+	else if (bytes == 4)
+		ret = dat_in_u32(&r->in, &v32, NULL);
+	else
+		ret = dat_in_u64(&r->in, v, NULL);
 	if (ret)
-		return ret;
-	*v = 0;
-	for (i = 0; i < bytes; i++)
-		*v |= (uint64_t)b[r->big ? i : bytes - 1 - i] << (8 * (bytes - 1 - i));
+		return failed(r, ret, what);
+	if (bytes == 2)
+		*v = v16;
+	else if (bytes == 4)
+		*v = v32;
 	return 0;
 }
 
 /* A NUL-terminated string of at most cap bytes (NUL included). */
 static int rd_str(struct rd *r, char *out, size_t cap, const char *what)
 {
-	uint64_t start = r->pos;
-	size_t i;
+	const char *s;
 	int ret;
 
-	for (i = 0; i < cap; i++) {
-		ret = rd_bytes(r, out + i, 1, what);
-		r->at = start;
-		if (ret)
-			return ret;
-		if (!out[i])
-			return 0;
-	}
-	return fail(r, what);
+	r->at = r->in.pos;
+	ret = dat_in_str(&r->in, cap, &s, NULL);
+	if (ret)
+		return failed(r, ret, what);
+	memcpy(out, s, strlen(s) + 1);
+	return 0;
 }
 
 static int rd_sized_blob(struct rd *r, int size_bytes, const char *what)
@@ -104,7 +110,7 @@ static int rd_tag(struct rd *r, const char *tag, size_t len)
 	return ret;
 }
 
-static int scan_init(struct rd *r, struct dat_meta *m)
+static int scan_init(struct rd *r, struct dat_metadata *m)
 {
 	char magic[DAT_MAGIC_LEN], version[8];
 	uint8_t b[2];
@@ -126,7 +132,8 @@ static int scan_init(struct rd *r, struct dat_meta *m)
 		return ret;
 	if (b[0] > 1 || (b[1] != 4 && b[1] != 8))
 		return fail(r, "endianness and long size");
-	r->big = m->big_endian = b[0];
+	m->big_endian = b[0];
+	r->df.big_endian = b[0];
 	ret = rd_num(r, 4, &page, "page size");
 	if (ret)
 		return ret;
@@ -137,7 +144,7 @@ static int scan_init(struct rd *r, struct dat_meta *m)
 }
 
 /* "[local] global counter" -> "local" */
-static void pick_clock(struct dat_meta *m, const char *text, size_t len)
+static void pick_clock(struct dat_metadata *m, const char *text, size_t len)
 {
 	const char *open = memchr(text, '[', len), *close;
 	size_t n;
@@ -152,7 +159,7 @@ static void pick_clock(struct dat_meta *m, const char *text, size_t len)
 	m->clock[n] = '\0';
 }
 
-static int read_clock_option(struct rd *r, struct dat_meta *m, uint64_t size)
+static int read_clock_option(struct rd *r, struct dat_metadata *m, uint64_t size)
 {
 	char text[512];
 	size_t n = size < sizeof(text) ? (size_t)size : sizeof(text);
@@ -164,7 +171,7 @@ static int read_clock_option(struct rd *r, struct dat_meta *m, uint64_t size)
 	return rd_skip(r, size - n, "TRACECLOCK option");
 }
 
-static int scan_v6_options(struct rd *r, struct dat_meta *m)
+static int scan_v6_options(struct rd *r, struct dat_metadata *m)
 {
 	uint64_t id, size;
 	int ret;
@@ -212,7 +219,7 @@ static int scan_v6_events(struct rd *r)
 	return ret;
 }
 
-static int scan_v6(struct rd *r, struct dat_meta *m)
+static int scan_v6(struct rd *r, struct dat_metadata *m)
 {
 	uint64_t cpus = 0;
 	int ret;
@@ -230,8 +237,8 @@ static int scan_v6(struct rd *r, struct dat_meta *m)
 		ret = rd_sized_blob(r, 4, "kallsyms");
 	if (!ret)
 		ret = rd_sized_blob(r, 4, "printk formats");
-	m->headers_end = r->pos;
-	if (ret || r->pos == r->size) {
+	m->headers_end = r->in.pos;
+	if (ret || r->in.pos == r->in.end) {
 		m->headers_only = !ret;
 		return ret;
 	}
@@ -244,37 +251,24 @@ static int scan_v6(struct rd *r, struct dat_meta *m)
 	return ret;
 }
 
-static int scan_v7_section(struct rd *r, struct dat_meta *m, uint64_t *next)
+/* The options of one section, which r->in ends: a size that lies ends them there. */
+static int scan_v7_options(struct rd *r, struct dat_metadata *m, uint64_t *next)
 {
-	uint64_t id, flags, desc, size, end, opt, len, cpus = 0;
+	uint64_t opt, len, cpus = 0;
 	int ret;
 
-	ret = rd_num(r, 2, &id, "section id");
-	if (!ret)
-		ret = rd_num(r, 2, &flags, "section flags");
-	if (!ret)
-		ret = rd_num(r, 4, &desc, "section description");
-	if (!ret)
-		ret = rd_num(r, 8, &size, "section size");
-	if (ret)
-		return ret;
-	if (id != DAT_SECTION_OPTIONS || (flags & DAT_SECTION_FLAG_COMPRESSED))
-		return fail(r, "options section (not an uncompressed options section)");
-	if (size > r->size - r->pos)
-		return fail(r, "options section size");
-	end = r->pos + size;
-	while (r->pos < end) {
+	while (r->in.pos < r->in.end) {
 		ret = rd_num(r, 2, &opt, "option id");
 		if (!ret)
 			ret = rd_num(r, 4, &len, "option size");
-		if (!ret && len > end - r->pos)
+		if (!ret && len > r->in.end - r->in.pos)
 			ret = fail(r, "option size");
 		if (ret)
 			return ret;
 		if (opt == DAT_OPT_DONE) {
 			if (len != 8)
 				return fail(r, "DONE option size");
-			m->options_next_at = r->pos;
+			m->options_next_at = r->in.pos;
 			return rd_num(r, 8, next, "next options offset");
 		}
 		if (opt == DAT_OPT_TRACECLOCK)
@@ -291,7 +285,31 @@ static int scan_v7_section(struct rd *r, struct dat_meta *m, uint64_t *next)
 	return fail(r, "options section without DONE");
 }
 
-static int scan_v7(struct rd *r, struct dat_meta *m)
+static int scan_v7_section(struct rd *r, struct dat_metadata *m, uint64_t *next)
+{
+	uint64_t id, flags, desc, size, file_end = r->in.end;
+	int ret;
+
+	ret = rd_num(r, 2, &id, "section id");
+	if (!ret)
+		ret = rd_num(r, 2, &flags, "section flags");
+	if (!ret)
+		ret = rd_num(r, 4, &desc, "section description");
+	if (!ret)
+		ret = rd_num(r, 8, &size, "section size");
+	if (ret)
+		return ret;
+	if (id != DAT_SECTION_OPTIONS || (flags & DAT_SECTION_FLAG_COMPRESSED))
+		return fail(r, "options section (not an uncompressed options section)");
+	if (size > r->in.end - r->in.pos)
+		return fail(r, "options section size");
+	r->in.end = r->in.pos + size;
+	ret = scan_v7_options(r, m, next);
+	r->in.end = file_end;
+	return ret;
+}
+
+static int scan_v7(struct rd *r, struct dat_metadata *m)
 {
 	char version[32];
 	uint64_t next;
@@ -303,9 +321,9 @@ static int scan_v7(struct rd *r, struct dat_meta *m)
 	if (!ret)
 		ret = rd_num(r, 8, &next, "first options offset");
 	for (i = 0; !ret && next; i++) {
-		if (i == MAX_OPTION_SECTIONS || next < r->pos || next >= r->size)
+		if (i == MAX_OPTION_SECTIONS || next < r->in.pos || next >= r->in.end)
 			return fail(r, "options offset");
-		r->pos = next;
+		r->in.pos = next;
 		ret = scan_v7_section(r, m, &next);
 	}
 	if (!ret && !m->options_next_at)
@@ -313,17 +331,18 @@ static int scan_v7(struct rd *r, struct dat_meta *m)
 	return ret;
 }
 
-int dat_meta_scan(int fd, uint64_t size, struct dat_meta *m, struct strbuf *err)
+int dat_metadata_scan(int fd, uint64_t size, struct dat_metadata *m, struct strbuf *err)
 {
-	struct rd r = { .fd = fd, .size = size, .err = err };
+	struct rd r = { .df = { .fd = fd, .file_size = size, .name = "metadata" }, .err = err };
 	int ret;
 
 	memset(m, 0, sizeof(*m));
+	dat_in_file(&r.in, &r.df, "metadata", 0, size);
 	ret = scan_init(&r, m);
-	if (ret)
-		return ret;
-	ret = m->version == 6 ? scan_v6(&r, m) : scan_v7(&r, m);
-	if (!ret && m->version == 6 && r.pos != size)
+	if (!ret)
+		ret = m->version == 6 ? scan_v6(&r, m) : scan_v7(&r, m);
+	if (!ret && m->version == 6 && r.in.pos != size)
 		ret = fail(&r, "end of metadata (bytes follow the options)");
+	dat_in_release(&r.in);
 	return ret;
 }

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * CPU data appended to a trace.dat that stops where its CPU data starts (dat_append.h), laid
+ * out as `trace-cmd listen` lays it out so that both tools read the result the same way:
+ *   v6: "flyrecord\0", per CPU {offset, size}, the clock as "[name]", page-aligned CPU data.
+ *   v7: a buffer section (CPU data, page aligned, compressed in chunks of 10 pages), an
+ *       options section holding its BUFFER option chained after the metadata's options, and
+ *       a strings section with the names of the sections added here.
+ * The writer continues the file in the metadata's byte order and compression. Unlike a
+ * recording's, the sections end where the data does, not at the next page, and a v6 table
+ * has the offset of a CPU without data too.
+ */
+#define _FILE_OFFSET_BITS 64
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ktrace/dat_append.h"
+#include "ktrace/dat_chunk.h"
+#include "ktrace/dat_format.h"
+#include "writer_internal.h"
+
+#define COPY_CHUNK		(1U << 20)
+
+/* Frees the copied part of a CPU's file; failure only costs disk space. */
+static void release_range(const struct dat_append_cpu *c, uint64_t off, uint64_t len)
+{
+	if (!c->keep)
+		(void)fallocate(c->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
+				(off_t)len);
+}
+
+static int read_cpu(const struct dat_append_cpu *c, uint64_t off, void *buf, size_t len,
+		    struct strbuf *err)
+{
+	ssize_t n = pread(c->fd, buf, len, (off_t)off);
+
+	if (n == (ssize_t)len)
+		return 0;
+	strbuf_addf(err, "reading received CPU data at offset %llu: %s",
+		    (unsigned long long)off, n < 0 ? strerror(errno) : "short read");
+	return n < 0 ? -errno : -EIO;
+}
+
+static int copy_raw(struct dat_writer *w, const struct dat_append_cpu *c, struct strbuf *err)
+{
+	uint64_t off = 0;
+	char *buf = malloc(COPY_CHUNK);
+	int ret = buf ? 0 : -ENOMEM;
+
+	while (!ret && off < c->size) {
+		size_t n = c->size - off < COPY_CHUNK ? (size_t)(c->size - off) : COPY_CHUNK;
+
+		ret = read_cpu(c, off, buf, n, err);
+		if (!ret)
+			ret = dat_w_write(w, buf, n);
+		release_range(c, off, n);
+		off += n;
+	}
+	free(buf);
+	return ret;
+}
+
+/* Raw pages as trace-cmd's chunks: the count, then the chunks. */
+static int copy_compressed(struct dat_writer *w, const struct dat_append_cpu *c,
+			   struct strbuf *err)
+{
+	size_t chunk = (size_t)w->page_size * DAT_CHUNK_PAGES;
+	size_t cap = dat_chunk_bound(w->comp, chunk);
+	uint64_t count_at = w->off, off = 0;
+	char *in = malloc(chunk), *out = malloc(cap);
+	uint32_t chunks = 0;
+	int ret = in && out ? dat_w_put32(w, 0) : -ENOMEM;
+
+	while (!ret && off < c->size) {
+		size_t n = c->size - off < chunk ? (size_t)(c->size - off) : chunk, clen;
+
+		ret = read_cpu(c, off, in, n, err);
+		if (!ret)
+			ret = dat_chunk_pack(w->codec, in, n, w->big, out, cap, &clen);
+		if (!ret)
+			ret = dat_w_write(w, out, clen);
+		release_range(c, off, n);
+		off += n;
+		chunks++;
+	}
+	if (!ret)
+		ret = dat_w_patch32(w, count_at, chunks);
+	free(in);
+	free(out);
+	return ret;
+}
+
+/*
+ * Each CPU's data page aligned; place[i] says where it went and its size (without the chunk
+ * count). w->off ends where the last data does.
+ */
+static int write_cpu_data(struct dat_writer *w, const struct dat_append_cpu *cpus,
+			  unsigned int nr, struct dat_w_cpu_place *place, struct strbuf *err)
+{
+	uint64_t end = w->off, ps = w->page_size, start;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < nr && !ret; i++) {
+		w->off = (w->off + ps - 1) / ps * ps;
+		place[i].cpu = i;
+		place[i].offset = w->off;
+		place[i].size = 0;
+		if (!cpus[i].size)
+			continue;
+		if (w->codec && cpus[i].compressed) {
+			/* Chunks made as the data arrived: only their count is missing. */
+			ret = dat_w_put32(w, cpus[i].nr_chunks);
+			start = w->off;
+			if (!ret)
+				ret = copy_raw(w, &cpus[i], err);
+		} else if (w->codec) {
+			start = w->off + 4;
+			ret = copy_compressed(w, &cpus[i], err);
+		} else {
+			start = w->off;
+			ret = copy_raw(w, &cpus[i], err);
+		}
+		place[i].size = w->off - start;
+		end = w->off;
+	}
+	w->off = end;
+	return ret;
+}
+
+static const char *clock_name(const struct dat_metadata *m)
+{
+	return m->clock[0] ? m->clock : "local";
+}
+
+static int append_v6(struct dat_writer *w, const struct dat_metadata *m,
+		     const struct dat_append_cpu *cpus, unsigned int nr,
+		     struct dat_w_cpu_place *place, struct strbuf *err)
+{
+	char clock[80];
+	uint64_t table;
+	unsigned int i;
+	int ret = 0;
+
+	if (m->headers_only) {
+		/* A v1 client sends only the headers: add what `trace-cmd listen` adds. */
+		ret = dat_w_put64(w, 0);	/* no saved command lines */
+		if (!ret)
+			ret = dat_w_put32(w, nr);
+		if (!ret)
+			ret = dat_w_options_v6(w);
+	} else if (w->nr_opts) {
+		/* The metadata's options end with DONE (dat_metadata_scan): ours go before it. */
+		w->off -= 2;
+		ret = dat_w_option_list(w);
+		if (!ret)
+			ret = dat_w_put16(w, DAT_OPT_DONE);
+	}
+	if (!ret)
+		ret = dat_w_write(w, "flyrecord", 10);
+	table = w->off;
+	w->off += 16ULL * nr;	/* filled in below */
+	snprintf(clock, sizeof(clock), "[%s]", clock_name(m));
+	if (!ret)
+		ret = dat_w_put64(w, strlen(clock));
+	if (!ret)
+		ret = dat_w_write(w, clock, strlen(clock));
+	if (!ret)
+		ret = write_cpu_data(w, cpus, nr, place, err);
+	for (i = 0; i < nr && !ret; i++) {
+		ret = dat_w_patch64(w, table + 16ULL * i, place[i].offset);
+		if (!ret)
+			ret = dat_w_patch64(w, table + 16ULL * i + 8, place[i].size);
+	}
+	return ret;
+}
+
+static int append_v7(struct dat_writer *w, const struct dat_metadata *m,
+		     const struct dat_append_cpu *cpus, unsigned int nr,
+		     struct dat_w_cpu_place *place, const char *note, struct strbuf *err)
+{
+	uint64_t start = w->off, size_at;
+	int ret;
+
+	ret = dat_w_section_start(w, DAT_OPT_BUFFER, w->codec ? DAT_SECTION_FLAG_COMPRESSED : 0,
+				  "buffer flyrecord ", &size_at);
+	if (!ret)
+		ret = write_cpu_data(w, cpus, nr, place, err);
+	if (!ret)
+		ret = dat_w_section_end(w, size_at);
+	if (!ret)
+		ret = dat_w_buffer_option(w, "", clock_name(m), m->page_size, start, place,
+					  (int)nr);
+	if (!ret && note)
+		ret = dat_w_option_add(w, DAT_OPT_KTRACE_INCOMPLETE, note,
+				       (uint32_t)strlen(note) + 1);
+	ret = ret < 0 ? ret : 0;
+	if (!ret)
+		ret = dat_w_options_section(w);
+	return ret ? ret : dat_w_strings_section(w);
+}
+
+/* A writer that goes on from the metadata's end, in its byte order and compression. */
+static int reopen(int fd, uint64_t meta_size, const struct dat_metadata *m,
+		  struct dat_writer **out, struct strbuf *err)
+{
+	struct dat_writer *w = calloc(1, sizeof(*w));
+	int ret = 0;
+
+	if (!w)
+		return -ENOMEM;
+	w->fd = fd;
+	w->version = m->version;
+	w->big = m->big_endian;
+	w->page_size = m->page_size;
+	w->off = meta_size;
+	w->next_link = m->options_next_at;
+	w->comp = KT_COMP_NONE;
+	if (m->version >= 7 && kt_compression_from_name(m->compression, &w->comp)) {
+		strbuf_addf(err, "metadata: unknown compression '%s'", m->compression);
+		ret = -EINVAL;
+	}
+	if (!ret && w->comp != KT_COMP_NONE) {
+		ret = kt_codec_new(w->comp, &w->codec);
+		/* the file trace-cmd listen makes of the same stream */
+		if (!ret)
+			kt_codec_like_trace_cmd(w->codec);
+	}
+	if (ret) {
+		dat_writer_free(w);
+		return ret;
+	}
+	*out = w;
+	return 0;
+}
+
+int64_t dat_append_cpu_data(int fd, uint64_t meta_size, const struct dat_metadata *m,
+			    const struct dat_append_cpu *cpus, unsigned int nr,
+			    const char *incomplete, struct strbuf *err)
+{
+	struct dat_w_cpu_place *place = calloc(nr ? nr : 1, sizeof(*place));
+	struct dat_writer *w = NULL;
+	int64_t size;
+	int ret = place ? reopen(fd, meta_size, m, &w, err) : -ENOMEM;
+
+	if (!ret && m->version == 6 && incomplete)
+		ret = dat_w_option_add(w, DAT_OPT_KTRACE_INCOMPLETE, incomplete,
+				       (uint32_t)strlen(incomplete) + 1);
+	ret = ret < 0 ? ret : 0;
+	if (!ret && m->version == 6)
+		ret = append_v6(w, m, cpus, nr, place, err);
+	else if (!ret)
+		ret = append_v7(w, m, cpus, nr, place, incomplete, err);
+	if (ret && !err->len)
+		strbuf_addf(err, "writing the output at offset %llu: %s",
+			    (unsigned long long)(w ? w->off : meta_size), strerror(-ret));
+	size = ret ? ret : (int64_t)w->off;
+	dat_writer_free(w);
+	free(place);
+	return size;
+}
