@@ -16,6 +16,7 @@
 #include <event-parse.h>
 
 #include "ktrace/report.h"
+#include "report_filter_check.h"
 
 #define FLAG_HARDIRQ 0x08
 #define FLAG_SOFTIRQ 0x10
@@ -39,14 +40,22 @@ static int add_filter(struct report_filter *f, const char *expr, bool neg, struc
 	struct tep_event_filter ***list = neg ? &f->neg : &f->pos;
 	int *nr = neg ? &f->nr_neg : &f->nr_pos;
 	struct tep_event_filter *tf, **grown;
+	struct strbuf notes = STRBUF_INIT;
+	int ret = report_filter_check(f->tep, "-F", expr, err, &notes);
 
+	/* the notes (a field no event has) say why a filter that works matches nothing */
+	if (notes.len)
+		fprintf(stderr, "ktrace: %s", strbuf_str(&notes));
+	strbuf_release(&notes);
+	if (ret)
+		return ret;
 	tf = tep_filter_alloc(f->tep);
 	if (!tf)
 		return -ENOMEM;
 	if (tep_filter_add_filter_str(tf, expr) < 0) {
 		tep_filter_free(tf);
-		strbuf_addf(err, "Failed to create event filter: %s", expr);
-		return -EINVAL;
+		strbuf_addf(err, "-F '%s': Failed to create event filter", expr);
+		return -EBADMSG;
 	}
 	grown = realloc(*list, (*nr + 1) * sizeof(**list));
 	if (!grown) {
