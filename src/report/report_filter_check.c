@@ -276,6 +276,25 @@ static void note_fields(const struct event_set *set, const struct names *unknown
 	}
 }
 
+/* "sched:sched_switch" is how -e names an event, not how a -F filter does */
+static bool system_colon_event(struct tep_handle *tep, const char *expr, size_t colon)
+{
+	const char *s = expr + colon + 1;
+	char sys[64], name[64];
+	size_t len;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	len = strcspn(s, " \t");
+	if (colon >= sizeof(sys) || !len || len >= sizeof(name) || s[strspn(s + len, " \t") + len])
+		return false;
+	memcpy(sys, expr, colon);
+	sys[colon] = 0;
+	memcpy(name, s, len);
+	name[len] = 0;
+	return tep_find_event_by_name(tep, sys, name) != NULL;
+}
+
 int report_filter_check(struct tep_handle *tep, const char *flag, const char *expr,
 			struct strbuf *err, struct strbuf *notes)
 {
@@ -291,7 +310,9 @@ int report_filter_check(struct tep_handle *tep, const char *flag, const char *ex
 		ret = report_filter_expr_check(expr, end + 1, set.events[i], &why,
 					       i ? NULL : note_unknown, &unknown);
 		if (ret)
-			strbuf_addf(err, "%s '%s': %s", flag, expr, strbuf_str(&why));
+			strbuf_addf(err, "%s '%s': %s%s", flag, expr, strbuf_str(&why),
+				    system_colon_event(tep, expr, end) ? "; an event of a system is written "
+				    "'SYSTEM/EVENT' here" : "");
 	}
 	if (!ret && notes)
 		note_fields(&set, &unknown, flag, expr, notes);

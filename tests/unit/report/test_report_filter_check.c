@@ -97,7 +97,8 @@ static const struct bad bad[] = {
 	  "the left side of '==' must be a field (column 15)" },
 	{ "sched_switch: prev_pid", "expected a comparison after 'prev_pid' (column 15)" },
 	{ "sched_switch: 1", "expected a comparison after '1' (column 15)" },
-	{ "sched:sched_switch", "expected a comparison after 'sched_switch' (column 7)" },
+	{ "sched:sched_switch", "expected a comparison after 'sched_switch' (column 7); an event "
+	  "of a system is written 'SYSTEM/EVENT' here" },
 	{ "sched_switch: prev_pid =~ 1",
 	  "'=~' takes a quoted regular expression, not a number (column 27)" },
 	{ "sched_switch: prev_comm < \"abc\"",
