@@ -407,11 +407,8 @@ static int missing_operand(struct expr_parser *p, int i)
 {
 	const struct node *n = NODE(p, i);
 
-	if (n->kind == N_LOGIC)
-		return fail(p, n->col, "expected a condition after '%s'", n->op);
-	if (n->kind == N_COMPARE)
-		return fail(p, n->col, "expected a value after '%s'", n->op);
-	return fail(p, n->col, "expected a value after '%s'", n->op);
+	return fail(p, n->col, n->kind == N_LOGIC ? "expected a condition after '%s'" :
+		    "expected a value after '%s'", n->op);
 }
 
 /*

@@ -89,7 +89,7 @@ while IFS=$'\t' read -r name filter; do
 		diff -u "$W/tc" "$W/kt" | sed -n '3,8p'
 		head -3 "$W/kt.err"
 	elif [ "$kt" = 255 ] && [ ! -s "$W/kt" ] && [ "$(wc -l <"$W/kt.err")" = 1 ] &&
-	     grep -q "^ktrace report: -F '.*(column [0-9]*)$" "$W/kt.err"; then
+	     grep -q "^ktrace report: -F '.*(column [0-9]*)" "$W/kt.err"; then
 		pass "$what: $(cat "$W/kt.err")"
 	else
 		fail "$what"
