@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ktrace/plan.h"
 #include "plan_filter_check.h"
 
 enum tok { T_START, T_END, T_WORD, T_STRING, T_LOGIC, T_NOT, T_CMP, T_OPEN, T_CLOSE };
@@ -214,4 +215,36 @@ int plan_check_filter_arg(const char *cmd, const char *text)
 int plan_check_trigger_arg(const char *cmd, const char *text)
 {
 	return report(cmd, "-R", text, plan_trigger_text_check);
+}
+
+/*
+ * -l, -n, -g: the kernel reads the patterns, joined by spaces, as a list of globs; a blank
+ * one writes nothing, which for -l leaves every function traced instead of none.
+ */
+static int check_globs(const char *cmd, const char *flag, char *const *globs)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct lexer lx = { .why = &why };
+	int i, ret = 0;
+
+	for (i = 0; globs && globs[i] && !ret; i++) {
+		lx.s = globs[i];
+		ret = check_bytes(&lx);
+		if (!ret && !globs[i][strspn(globs[i], " \t")])
+			ret = fail(&lx, 1, "an empty function pattern", 0, NULL);
+		if (ret)
+			fprintf(stderr, "ktrace %s: %s '%s': %s\n", cmd, flag, globs[i],
+				strbuf_str(&why));
+	}
+	strbuf_release(&why);
+	return ret;
+}
+
+int plan_check_function_globs(const char *cmd, const struct plan_instance *inst)
+{
+	int ret = check_globs(cmd, "-l", inst->func_filters);
+
+	if (!ret)
+		ret = check_globs(cmd, "-n", inst->func_notrace);
+	return ret ? ret : check_globs(cmd, "-g", inst->graph_funcs);
 }

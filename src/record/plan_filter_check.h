@@ -16,4 +16,8 @@ int plan_trigger_text_check(const char *text, struct strbuf *why);
 int plan_check_filter_arg(const char *cmd, const char *text);
 int plan_check_trigger_arg(const char *cmd, const char *text);
 
+/* -l, -n and -g of one instance: no blank pattern, no control byte. */
+struct plan_instance;
+int plan_check_function_globs(const char *cmd, const struct plan_instance *inst);
+
 #endif

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include <errno.h>
 
+#include "ktrace/plan.h"
 #include "plan_filter_check.h"
 
 struct verdict {
@@ -110,11 +111,32 @@ static void test_triggers(void **state)
 	check_all(triggers, sizeof(triggers) / sizeof(triggers[0]), plan_trigger_text_check);
 }
 
+static void test_globs(void **state)
+{
+	char *good[] = { "vfs_*", "*lock*", "do_sys_open", "!*rcu*", NULL };
+	char *blank[] = { "vfs_*", " ", NULL };
+	char *empty[] = { "", NULL };
+	char *ctrl[] = { "vfs_\x1b", NULL };
+	struct plan_instance inst = { .func_filters = good, .func_notrace = good,
+				      .graph_funcs = good };
+
+	assert_int_equal(plan_check_function_globs("record", &inst), 0);
+	inst.func_filters = blank;
+	assert_int_equal(plan_check_function_globs("record", &inst), -EINVAL);
+	inst.func_filters = good;
+	inst.func_notrace = empty;
+	assert_int_equal(plan_check_function_globs("record", &inst), -EINVAL);
+	inst.func_notrace = good;
+	inst.graph_funcs = ctrl;
+	assert_int_equal(plan_check_function_globs("record", &inst), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_triggers),
+		cmocka_unit_test(test_globs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
