@@ -53,6 +53,7 @@ struct node {
 	int left, right;	/* node indexes, -1: none */
 	unsigned long long value;	/* N_NUMBER */
 	bool cpu;		/* N_FIELD / N_STRCMP: the CPU pseudo-field */
+	int bytes;		/* N_FIELD: its size when libtraceevent cannot read it as a number */
 	size_t len;		/* N_STRING / N_CHAR: length */
 	size_t src_len;		/* items: their length in the -F string */
 };
@@ -257,10 +258,16 @@ static int new_node(struct expr_parser *p, enum node_kind kind, size_t col)
 
 #define NODE(p, i) (&(p)->nodes[i])
 
-static bool is_field(struct tep_event *event, const char *name, bool *cpu)
+/* *BYTES: the size of a field tep_read_number_field() leaves unread (a char[16]), else 0. */
+static bool is_field(struct tep_event *event, const char *name, bool *cpu, int *bytes)
 {
+	struct tep_format_field *f = tep_find_any_field(event, name);
+
 	*cpu = false;
-	if (tep_find_any_field(event, name) || !strcmp(name, "COMM"))
+	*bytes = 0;
+	if (f && f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
+		*bytes = f->size;
+	if (f || !strcmp(name, "COMM"))
 		return true;
 	*cpu = !strcmp(name, "CPU");
 	return *cpu;
@@ -284,7 +291,7 @@ static int new_item_node(struct expr_parser *p)
 		return i;
 	}
 	i = new_node(p, N_UNKNOWN, p->tok.col);
-	if (i >= 0 && is_field(p->event, text, &NODE(p, i)->cpu))
+	if (i >= 0 && is_field(p->event, text, &NODE(p, i)->cpu, &NODE(p, i)->bytes))
 		NODE(p, i)->kind = N_FIELD;
 	else if (i >= 0 && p->unknown)
 		p->unknown(p->arg, text, p->tok.col);
@@ -411,6 +418,17 @@ static int missing_operand(struct expr_parser *p, int i)
 		    "expected a value after '%s'", n->op);
 }
 
+/* libtraceevent compares such a field as a number it never read (uninitialised memory) */
+static int not_a_number(struct expr_parser *p, int i)
+{
+	const struct node *n = NODE(p, i);
+
+	if (i < 0 || n->kind != N_FIELD || !n->bytes)
+		return 0;
+	return fail(p, n->col, "'%.*s' is not a number (%d bytes): compare it with a quoted "
+		    "string", (int)n->src_len, p->s + n->col - 1, n->bytes);
+}
+
 /*
  * Every operand present (libtraceevent follows them all when it simplifies the tree, and
  * when it matches a record), and no division by what can be zero.
@@ -428,6 +446,8 @@ static int check_tree(struct expr_parser *p, int i)
 		return 0;
 	}
 	r = NODE(p, n->right);
+	if (not_a_number(p, n->left) < 0 || (n->kind == N_ARITH && not_a_number(p, n->right) < 0))
+		return PARSE_FAILED;
 	if (n->kind == N_ARITH && (!strcmp(n->op, "/") || !strcmp(n->op, "%")) &&
 	    (r->kind == N_FIELD || (r->kind == N_NUMBER && !r->value)))
 		return fail(p, n->col, "'%s' by %s: libtraceevent does not check for a zero "

@@ -70,6 +70,13 @@ static const struct bad bad[] = {
 	  "0xc3 (column 30)" },
 	{ "sched_switch: prev_pid == 1 \x01", "byte 0x01: libtraceevent reads only printable "
 	  "ASCII and would ignore the rest of the filter (column 29)" },
+	/* trace-cmd takes these, and compares a number it never read (uninitialised memory) */
+	{ "sched_switch: prev_comm == 'a'", "'prev_comm' is not a number (16 bytes): compare it "
+	  "with a quoted string (column 15)" },
+	{ "sched_switch: prev_comm == 1", "'prev_comm' is not a number (16 bytes): compare it "
+	  "with a quoted string (column 15)" },
+	{ "sched_switch: prev_pid & next_comm", "'next_comm' is not a number (16 bytes): compare "
+	  "it with a quoted string (column 26)" },
 	/* operands missing where the field is unknown: the library happens not to crash */
 	{ "sched_switch: nosuchfield ==", "expected a value after '==' (column 27)" },
 	{ "sched_switch: nosuchfield == 1 &&", "expected a condition after '&&' (column 32)" },
@@ -190,6 +197,7 @@ static const struct good good[] = {
 	{ "sched_switch: prev_comm == \"sh\" \"ell\"", "sched_switch", "prev_comm == \"shell\"" },
 	{ "sched_switch: next_comm == LOCAL_PR_FMT", "sched_switch", "next_comm == \"%s\"" },
 	{ "sched_switch: prev_pid == 0x10", "sched_switch", "prev_pid == 16" },
+	{ "sched_switch: next_comm == 'ab'", "sched_switch", "next_comm == \"ab\"" },
 	/* libtraceevent's own readings, kept: the last condition wins, '-' starts anew */
 	{ "sched_switch: prev_pid == 1 prev_pid == 2", "sched_switch", "prev_pid == 2" },
 	{ "sched_switch: prev_pid == 1 1", "sched_switch", "prev_pid == 1" },
