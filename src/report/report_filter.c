@@ -43,10 +43,11 @@ static int add_filter(struct report_filter *f, const char *flag, const char *exp
 	struct tep_event_filter *tf, **grown;
 	struct strbuf notes = STRBUF_INIT;
 	int ret = report_filter_check(f->tep, flag, expr, err, &notes);
+	const char *line, *nl;
 
-	/* the notes (a field no event has) say why a filter that works matches nothing */
-	if (notes.len)
-		fprintf(stderr, "ktrace: %s", strbuf_str(&notes));
+	/* the notes (a field no event has, '~') say why a filter that works matches nothing */
+	for (line = notes.buf; line && *line && (nl = strchr(line, '\n')); line = nl + 1)
+		fprintf(stderr, "ktrace: %.*s\n", (int)(nl - line), line);
 	strbuf_release(&notes);
 	if (ret)
 		return ret;

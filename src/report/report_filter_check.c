@@ -302,13 +302,15 @@ int report_filter_check(struct tep_handle *tep, const char *flag, const char *ex
 	size_t end = colon ? (size_t)(colon - expr) : strlen(expr);
 	struct event_set set = { 0 };
 	struct names unknown = { 0 };
-	struct strbuf why = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, never = STRBUF_INIT;
+	const char *line, *nl;
 	int i, ret;
 
 	ret = event_list(tep, flag, expr, end, &set, err);
 	for (i = 0; !ret && colon && i < set.nr; i++) {
 		ret = report_filter_expr_check(expr, end + 1, set.events[i], &why,
-					       i ? NULL : note_unknown, &unknown);
+					       i ? NULL : note_unknown, &unknown,
+					       i ? NULL : &never);
 		if (ret)
 			strbuf_addf(err, "%s '%s': %s%s", flag, expr, strbuf_str(&why),
 				    system_colon_event(tep, expr, end) ? "; an event of a system is written "
@@ -316,6 +318,11 @@ int report_filter_check(struct tep_handle *tep, const char *flag, const char *ex
 	}
 	if (!ret && notes)
 		note_fields(&set, &unknown, flag, expr, notes);
+	for (line = never.buf; !ret && notes && line && *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		strbuf_addf(notes, "%s '%s': %.*s\n", flag, expr, (int)(nl - line), line);
+	}
+	strbuf_release(&never);
 	names_release(&unknown);
 	strbuf_release(&why);
 	free(set.events);

@@ -22,10 +22,12 @@ int report_filter_check(struct tep_handle *tep, const char *flag, const char *ex
 
 /*
  * The condition, EXPR from offset START, for one event: 0, or -EBADMSG with the reason and
- * its column in *err. UNKNOWN, when not NULL, hears of each name that is not a field.
+ * its column in *err. UNKNOWN, when not NULL, hears of each name that is not a field; NEVER,
+ * when not NULL, gets a line for each part that can match no record.
  */
 int report_filter_expr_check(const char *expr, size_t start, struct tep_event *event,
 			     struct strbuf *err,
-			     void (*unknown)(void *arg, const char *name, size_t col), void *arg);
+			     void (*unknown)(void *arg, const char *name, size_t col), void *arg,
+			     struct strbuf *never);
 
 #endif

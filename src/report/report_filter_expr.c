@@ -56,6 +56,7 @@ struct node {
 	int bytes;		/* N_FIELD: its size when libtraceevent cannot read it as a number */
 	size_t len;		/* N_STRING / N_CHAR: length */
 	size_t src_len;		/* items: their length in the -F string */
+	bool noted;		/* its "matches nothing" note is written */
 };
 
 struct expr_parser {
@@ -69,6 +70,7 @@ struct expr_parser {
 	struct strbuf *err;
 	void (*unknown)(void *arg, const char *name, size_t col);
 	void *arg;
+	struct strbuf *never;	/* notes on what can match no record, or NULL */
 };
 
 /* what a level ends with; PARSE_MORE: the token is taken, read the next one */
@@ -418,6 +420,32 @@ static int missing_operand(struct expr_parser *p, int i)
 		    "expected a value after '%s'", n->op);
 }
 
+static bool is_string(const struct node *n)
+{
+	return n->kind == N_STRING || n->kind == N_CHAR;
+}
+
+/*
+ * libtraceevent takes '~' (not a glob match here, unlike the kernel's filters) and a string
+ * in arithmetic, then fails on every record: the filter matches nothing, quietly.
+ */
+static void note_never(struct expr_parser *p, int i)
+{
+	struct node *n = NODE(p, i);
+	const struct node *l = NODE(p, n->left), *r = NODE(p, n->right);
+
+	if (!p->never || n->noted)
+		return;
+	n->noted = true;
+	if (!strcmp(n->op, "~"))
+		strbuf_addf(p->never, "'~' fails on every record, which then does not match "
+			    "(column %zu): libtraceevent has no glob match; =~ takes a regular "
+			    "expression\n", n->col);
+	else if (is_string(l) || is_string(r))
+		strbuf_addf(p->never, "'%s' on a string fails on every record, which then does not "
+			    "match (column %zu)\n", n->op, n->col);
+}
+
 /* libtraceevent compares such a field as a number it never read (uninitialised memory) */
 static int not_a_number(struct expr_parser *p, int i)
 {
@@ -446,8 +474,16 @@ static int check_tree(struct expr_parser *p, int i)
 		return 0;
 	}
 	r = NODE(p, n->right);
-	if (not_a_number(p, n->left) < 0 || (n->kind == N_ARITH && not_a_number(p, n->right) < 0))
+	/*
+	 * A compare has a number on the right ('a' is one); arithmetic with a string on the
+	 * other side fails before it uses the value.
+	 */
+	if ((n->kind == N_COMPARE || !is_string(r)) && not_a_number(p, n->left) < 0)
 		return PARSE_FAILED;
+	if (n->kind == N_ARITH && !is_string(NODE(p, n->left)) && not_a_number(p, n->right) < 0)
+		return PARSE_FAILED;
+	if (n->kind == N_ARITH)
+		note_never(p, i);
 	if (n->kind == N_ARITH && (!strcmp(n->op, "/") || !strcmp(n->op, "%")) &&
 	    (r->kind == N_FIELD || (r->kind == N_NUMBER && !r->value)))
 		return fail(p, n->col, "'%s' by %s: libtraceevent does not check for a zero "
@@ -622,11 +658,12 @@ end:
 
 int report_filter_expr_check(const char *full, size_t start, struct tep_event *event,
 			     struct strbuf *err,
-			     void (*unknown)(void *arg, const char *name, size_t col), void *arg)
+			     void (*unknown)(void *arg, const char *name, size_t col), void *arg,
+			     struct strbuf *never)
 {
 	struct expr_parser p = {
 		.s = full, .pos = start, .end = strlen(full), .event = event, .err = err,
-		.unknown = unknown, .arg = arg, .tok = { .text = STRBUF_INIT },
+		.unknown = unknown, .arg = arg, .never = never, .tok = { .text = STRBUF_INIT },
 	};
 	int root, ret = parse_level(&p, &root, false, 0);
 

@@ -75,6 +75,8 @@ static const struct bad bad[] = {
 	  "with a quoted string (column 15)" },
 	{ "sched_switch: prev_comm == 1", "'prev_comm' is not a number (16 bytes): compare it "
 	  "with a quoted string (column 15)" },
+	{ "sched_switch: prev_comm & 1", "'prev_comm' is not a number (16 bytes): compare it "
+	  "with a quoted string (column 15)" },
 	{ "sched_switch: prev_pid & next_comm", "'next_comm' is not a number (16 bytes): compare "
 	  "it with a quoted string (column 26)" },
 	/* operands missing where the field is unknown: the library happens not to crash */
@@ -213,6 +215,8 @@ static const struct good good[] = {
 	{ "sched_switch: nosuchfield == 1 || prev_pid == 1", "sched_switch", "prev_pid == 1" },
 	{ "sched_switch: prev_pid ~ \"x\"", "sched_switch", "prev_pid [ERROR IN EXPRESSION "
 	  "TYPE] " },
+	{ "sched_switch: prev_comm ~ \"ba*\"", "sched_switch", "prev_comm [ERROR IN EXPRESSION "
+	  "TYPE] " },
 };
 
 static void test_good(void **state)
@@ -278,6 +282,14 @@ static void test_notes(void **state)
 					     &notes), 0);
 	assert_string_equal(strbuf_str(&notes), "-F 'sched_wak.*: nopid == 1': none of its 2 "
 			    "events has a field 'nopid' (column 14), so that comparison is false\n");
+	strbuf_reset(&notes);
+	assert_int_equal(report_filter_check(*state, "-F", "sched_switch: prev_comm ~ \"ba*\" || "
+					     "prev_pid & \"x\"", &err, &notes), 0);
+	assert_string_equal(strbuf_str(&notes), "-F 'sched_switch: prev_comm ~ \"ba*\" || prev_pid "
+			    "& \"x\"': '~' fails on every record, which then does not match (column "
+			    "25): libtraceevent has no glob match; =~ takes a regular expression\n"
+			    "-F 'sched_switch: prev_comm ~ \"ba*\" || prev_pid & \"x\"': '&' on a "
+			    "string fails on every record, which then does not match (column 45)\n");
 	strbuf_release(&err);
 	strbuf_release(&notes);
 }
