@@ -9,6 +9,7 @@
 
 #include "ktrace/options.h"
 #include "ktrace/plan.h"
+#include "plan_filter_check.h"
 #include "plan_internal.h"
 
 enum {
@@ -212,6 +213,8 @@ static int add_filter(struct plan_parser *ps, const char *filter)
 
 	if (!ev)
 		return plan_err_flag(ps->plan, "-f", filter, "must follow an -e EVENT");
+	if (plan_check_filter_arg(ps->plan->cmd, filter))
+		return -EINVAL;
 	if (ev->filter)
 		ret = asprintf(&joined, "%s&&(%s)", ev->filter, filter);
 	else
@@ -227,6 +230,8 @@ static int add_trigger(struct plan_parser *ps, const char *trigger)
 {
 	if (!ps->last_event)
 		return plan_err_flag(ps->plan, "-R", trigger, "must follow an -e EVENT");
+	if (plan_check_trigger_arg(ps->plan->cmd, trigger))
+		return -EINVAL;
 	return plan_strv_push(&ps->last_event->triggers, trigger);
 }
 

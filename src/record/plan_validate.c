@@ -13,6 +13,7 @@
 
 #include <tracefs.h>
 
+#include "plan_filter_check.h"
 #include "plan_internal.h"
 
 #define MAX_SUGGESTIONS 3
@@ -229,7 +230,8 @@ static int check_instance(const struct plan *plan, const struct plan_instance *i
 		fprintf(stderr, "ktrace %s: -v -B '%s': no such instance\n", plan->cmd, inst->name);
 		return -ENOENT;
 	}
-	if (inst->tracer)
+	ret = plan_check_function_globs(plan->cmd, inst);
+	if (!ret && inst->tracer)
 		ret = plan_check_tracer(plan, inst->tracer);
 	if (!ret && inst->clock)
 		ret = check_in_file(plan, "trace_clock", "-C", inst->clock, "clock", "-C");

@@ -247,6 +247,8 @@ static int fail_status(void *priv, int ret, const struct strbuf *err)
 {
 	const struct report_run *run = priv;
 
+	if (ret == -EBADMSG)	/* a -F filter that does not parse */
+		return EXIT_USAGE;
 	if (ret == -EINVAL && (strstr(strbuf_str(err), "event filter") ||
 			       strstr(strbuf_str(err), "multiple inputs")))
 		return EXIT_USAGE;

@@ -16,6 +16,7 @@
 #include <event-parse.h>
 
 #include "ktrace/report.h"
+#include "report_filter_check.h"
 
 #define FLAG_HARDIRQ 0x08
 #define FLAG_SOFTIRQ 0x10
@@ -34,19 +35,29 @@ struct report_filter {
 	int nr_last_printed;
 };
 
-static int add_filter(struct report_filter *f, const char *expr, bool neg, struct strbuf *err)
+static int add_filter(struct report_filter *f, const char *flag, const char *expr, bool neg,
+		      struct strbuf *err)
 {
 	struct tep_event_filter ***list = neg ? &f->neg : &f->pos;
 	int *nr = neg ? &f->nr_neg : &f->nr_pos;
 	struct tep_event_filter *tf, **grown;
+	struct strbuf notes = STRBUF_INIT;
+	int ret = report_filter_check(f->tep, flag, expr, err, &notes);
+	const char *line, *nl;
 
+	/* the notes (a field no event has, '~') say why a filter that works matches nothing */
+	for (line = notes.buf; line && *line && (nl = strchr(line, '\n')); line = nl + 1)
+		fprintf(stderr, "ktrace: %.*s\n", (int)(nl - line), line);
+	strbuf_release(&notes);
+	if (ret)
+		return ret;
 	tf = tep_filter_alloc(f->tep);
 	if (!tf)
 		return -ENOMEM;
 	if (tep_filter_add_filter_str(tf, expr) < 0) {
 		tep_filter_free(tf);
-		strbuf_addf(err, "Failed to create event filter: %s", expr);
-		return -EINVAL;
+		strbuf_addf(err, "%s '%s': Failed to create event filter", flag, expr);
+		return -EBADMSG;
 	}
 	grown = realloc(*list, (*nr + 1) * sizeof(**list));
 	if (!grown) {
@@ -83,7 +94,7 @@ static int add_pid_filter(struct report_filter *f, const struct report_opts *o,
 	for (i = o->nr_pids - 1; i >= 0; i--)
 		add_pid_terms(&sb, o->pids[i]);
 	if (sb.len)
-		ret = add_filter(f, sb.buf, false, err);
+		ret = add_filter(f, o->nr_pids ? "--pid" : "--comm", sb.buf, false, err);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -111,7 +122,7 @@ int report_filter_new(struct tep_handle *tep, const struct report_opts *o,
 	f->kernel_stack_id = event_id(tep, "kernel_stack");
 	f->user_stack_id = event_id(tep, "user_stack");
 	for (i = 0; i < o->nr_filters && !ret; i++)
-		ret = add_filter(f, o->filters[i].expr, o->filters[i].neg, err);
+		ret = add_filter(f, "-F", o->filters[i].expr, o->filters[i].neg, err);
 	if (!ret)
 		ret = add_pid_filter(f, o, err);
 	if (ret) {

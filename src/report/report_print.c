@@ -86,7 +86,8 @@ static int flag_events(struct tep_handle *tep, char **names, int nr, int flag,
 
 		strbuf_addf(&pat, "^%s$", names[i]);
 		if (regcomp(&re, pat.buf, REG_ICASE | REG_NOSUB)) {
-			strbuf_addf(err, "Can't parse '%s'", names[i]);
+			strbuf_addf(err, "%s '%s': not a regular expression (trace-cmd: \"Can't "
+				    "parse\")", flag == TEP_EVENT_FL_PRINTRAW ? "-r" : "-n", names[i]);
 			strbuf_release(&pat);
 			return -EINVAL;
 		}

@@ -18,12 +18,16 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:malloc_cont
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$here/lsan.supp:print_suppressions=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 status=0
+# a target's dictionary, when it has one (filter.dict: the tokens of a -F filter)
+dict=$here/${name#fuzz_}.dict
+set --
+[ -f "$dict" ] && set -- -dict="$dict"
 # A hang is caught by the targets' CPU budget (fuzz_cpu_budget.c, 10 s of CPU per input), which
 # load does not inflate; the wall-clock -timeout only catches an input that blocks.
 # Inputs up to 32 KB: the seeds' metadata and pages; larger ones mostly cost time.
 # stdout and stderr of the code under test are the report's output and its error lines:
 # closed (close_fd_mask), libFuzzer and the sanitizers keep their own copy of stderr.
-"$bin" -max_total_time="$secs" -timeout=200 -max_len=32768 -rss_limit_mb=2048 -close_fd_mask=3 \
+"$bin" "$@" -max_total_time="$secs" -timeout=200 -max_len=32768 -rss_limit_mb=2048 -close_fd_mask=3 \
 	-print_final_stats=1 -artifact_prefix="$work/" "$corpus" "$seeds" >"$work/log" 2>&1 ||
 	status=$?
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")
