@@ -234,7 +234,7 @@ def check_errors(tmp):
         ("no input", [KTRACE, "export", "--perfetto", out, "-i", "/nonexistent.dat"],
          "/nonexistent.dat"),
         ("bad filter", [KTRACE, "export", "--perfetto", out, "-i", dat, "-F", "a || b"],
-         "filter"),
+         "-F 'a || b'"),
         ("bad cpu list", [KTRACE, "export", "--perfetto", out, "-i", dat, "--cpu", "x"],
          "--cpu"),
         ("unwritable", [KTRACE, "export", "--perfetto", "/nonexistent/x.pftrace", "-i", dat],
