@@ -127,17 +127,19 @@ enum report_filter_option {
 
 /* -i, as report_cli_parse takes it, as a row of a command's struct kt_option table */
 #define REPORT_INPUT_OPTION \
-	{ 'i', "input", KT_ARG_REQUIRED, "FILE", "read FILE (default trace.dat, or a bare FILE)" }
+	KT_OPT('i', "input", KT_ARG_REQUIRED, "FILE", \
+	       "read FILE (default trace.dat, or a bare FILE)")
 
 /* Those flags as rows of a command's struct kt_option table (needs ktrace/options.h). */
 #define REPORT_FILTER_OPTIONS \
-	{ 'F', NULL, KT_ARG_REQUIRED, "FILTER", "filter 'ev1,ev2' or 'ev: expr'; repeatable" }, \
-	{ 'v', NULL, KT_ARG_NONE, NULL, "the following -F filters drop what they match" }, \
-	{ 'I', NULL, KT_ARG_NONE, NULL, "leave out events in hard interrupt context" }, \
-	{ 'S', NULL, KT_ARG_NONE, NULL, "leave out events in soft interrupt context" }, \
-	{ REPORT_OPT_CPU, "cpu", KT_ARG_REQUIRED, "LIST", "only these CPUs, e.g. 0,2-3" }, \
-	{ REPORT_OPT_PID, "pid", KT_ARG_REQUIRED, "PID", "only events of PID (comma list)" }, \
-	{ REPORT_OPT_COMM, "comm", KT_ARG_REQUIRED, "COMM", "only events of tasks named COMM" }
+	KT_OPT('F', NULL, KT_ARG_REQUIRED, "FILTER", \
+	       "filter 'ev1,ev2' or 'ev: expr'; repeatable"), \
+	KT_OPT('v', NULL, KT_ARG_NONE, NULL, "the following -F filters drop what they match"), \
+	KT_OPT('I', NULL, KT_ARG_NONE, NULL, "leave out events in hard interrupt context"), \
+	KT_OPT('S', NULL, KT_ARG_NONE, NULL, "leave out events in soft interrupt context"), \
+	KT_OPT(REPORT_OPT_CPU, "cpu", KT_ARG_REQUIRED, "LIST", "only these CPUs, e.g. 0,2-3"), \
+	KT_OPT(REPORT_OPT_PID, "pid", KT_ARG_REQUIRED, "PID", "only events of PID (comma list)"), \
+	KT_OPT(REPORT_OPT_COMM, "comm", KT_ARG_REQUIRED, "COMM", "only events of tasks named COMM")
 
 /*
  * Applies filter flag `id` to `o`: 0, 1 when `id` is not a filter flag, or -EINVAL after a

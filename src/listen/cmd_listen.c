@@ -24,21 +24,22 @@ enum {
 };
 
 static const struct kt_option listen_options[] = {
-	{ 'p', "port", KT_ARG_REQUIRED, "PORT", "TCP port to listen on (0: any free port)" },
-	{ 'd', NULL, KT_ARG_REQUIRED, "DIR", "write the files into DIR (default: .)" },
-	{ 'o', NULL, KT_ARG_REQUIRED, "BASE", "file names start with BASE (default: trace)" },
-	{ 'D', NULL, KT_ARG_NONE, NULL, "run as a daemon" },
-	{ 'l', NULL, KT_ARG_REQUIRED, "LOGFILE", "append the log to LOGFILE instead of stderr" },
-	{ OPT_BIND, "bind", KT_ARG_REQUIRED, "ADDR", "listen on ADDR only (default: all)" },
-	{ OPT_MAX_CLIENTS, "max-clients", KT_ARG_REQUIRED, "N",
-	  "serve at most N clients at once (default 64)" },
-	{ OPT_MAX_MESSAGE, "max-message", KT_ARG_REQUIRED, "BYTES",
-	  "refuse protocol messages bigger than BYTES (default 8192, as trace-cmd)" },
-	{ OPT_MAX_FILE, "max-file", KT_ARG_REQUIRED, "SIZE",
-	  "store at most SIZE bytes per client, K/M/G suffixes (default 8G)" },
-	{ OPT_TIMEOUT, "timeout", KT_ARG_REQUIRED, "SECS",
-	  "drop a client silent for SECS before its recording starts (default 30)" },
-	{ 0, NULL, KT_ARG_NONE, NULL, NULL },
+	KT_OPT('p', "port", KT_ARG_REQUIRED, "PORT", "TCP port to listen on (0: any free port)"),
+	KT_OPT('d', NULL, KT_ARG_REQUIRED, "DIR", "write the files into DIR (default: .)"),
+	KT_OPT('o', NULL, KT_ARG_REQUIRED, "BASE", "file names start with BASE (default: trace)"),
+	KT_OPT('D', NULL, KT_ARG_NONE, NULL, "run as a daemon"),
+	KT_OPT('l', NULL, KT_ARG_REQUIRED, "LOGFILE",
+	       "append the log to LOGFILE instead of stderr"),
+	KT_OPT(OPT_BIND, "bind", KT_ARG_REQUIRED, "ADDR", "listen on ADDR only (default: all)"),
+	KT_OPT(OPT_MAX_CLIENTS, "max-clients", KT_ARG_REQUIRED, "N",
+	       "serve at most N clients at once (default 64)"),
+	KT_OPT(OPT_MAX_MESSAGE, "max-message", KT_ARG_REQUIRED, "BYTES",
+	       "refuse protocol messages bigger than BYTES (default 8192, as trace-cmd)"),
+	KT_OPT(OPT_MAX_FILE, "max-file", KT_ARG_REQUIRED, "SIZE",
+	       "store at most SIZE bytes per client, K/M/G suffixes (default 8G)"),
+	KT_OPT(OPT_TIMEOUT, "timeout", KT_ARG_REQUIRED, "SECS",
+	       "drop a client silent for SECS before its recording starts (default 30)"),
+	{ 0 },
 };
 
 static const struct kt_command_help listen_help = {

@@ -22,17 +22,17 @@
 enum { OPT_FULL = 256 };
 
 static const struct kt_option list_options[] = {
-	{ 'e', NULL, KT_ARG_OPTIONAL, "REGEX", "list events (system:event) matching REGEX" },
-	{ 'F', NULL, KT_ARG_NONE, NULL, "with -e: print each event's format" },
-	{ OPT_FULL, "full", KT_ARG_NONE, NULL, "with -F: include the print fmt line" },
-	{ 'l', NULL, KT_ARG_NONE, NULL, "with -e: print each event's filter" },
-	{ 'R', NULL, KT_ARG_NONE, NULL, "with -e: print each event's triggers" },
-	{ 't', NULL, KT_ARG_NONE, NULL, "list the tracers" },
-	{ 'o', NULL, KT_ARG_NONE, NULL, "list the trace options and their state" },
-	{ 'f', NULL, KT_ARG_OPTIONAL, "REGEX", "list the functions that can be filtered" },
-	{ 'C', NULL, KT_ARG_NONE, NULL, "list the clocks (the current one in [])" },
-	{ 'B', NULL, KT_ARG_NONE, NULL, "list the instances" },
-	{ 'c', NULL, KT_ARG_NONE, NULL, "list the compressions ktrace writes" },
+	KT_OPT('e', NULL, KT_ARG_OPTIONAL, "REGEX", "list events (system:event) matching REGEX"),
+	KT_OPT('F', NULL, KT_ARG_NONE, NULL, "with -e: print each event's format"),
+	KT_OPT(OPT_FULL, "full", KT_ARG_NONE, NULL, "with -F: include the print fmt line"),
+	KT_OPT('l', NULL, KT_ARG_NONE, NULL, "with -e: print each event's filter"),
+	KT_OPT('R', NULL, KT_ARG_NONE, NULL, "with -e: print each event's triggers"),
+	KT_OPT('t', NULL, KT_ARG_NONE, NULL, "list the tracers"),
+	KT_OPT('o', NULL, KT_ARG_NONE, NULL, "list the trace options and their state"),
+	KT_OPT('f', NULL, KT_ARG_OPTIONAL, "REGEX", "list the functions that can be filtered"),
+	KT_OPT('C', NULL, KT_ARG_NONE, NULL, "list the clocks (the current one in [])"),
+	KT_OPT('B', NULL, KT_ARG_NONE, NULL, "list the instances"),
+	KT_OPT('c', NULL, KT_ARG_NONE, NULL, "list the compressions ktrace writes"),
 	{ 0 },
 };
 
@@ -40,6 +40,7 @@ static const struct kt_command_help list_help = {
 	"list", "[-e [REGEX] [-F [--full]|-l|-R]] [-t] [-o] [-f [REGEX]] [-C] [-B] [-c]",
 	"List what the running kernel offers for tracing.",
 	list_options,
+	NULL,
 };
 
 enum {

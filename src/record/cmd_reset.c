@@ -19,13 +19,14 @@
 enum { OPT_RESTORE = 256 };
 
 static const struct kt_option reset_options[] = {
-	{ 'b', NULL, KT_ARG_REQUIRED, "KB", "set the buffers to KB per CPU (default: boot size)" },
-	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "reset INSTANCE (repeatable)" },
-	{ 'a', NULL, KT_ARG_NONE, NULL, "reset every instance and the top one" },
-	{ 't', NULL, KT_ARG_NONE, NULL, "reset the top instance too (with -B)" },
-	{ 'd', NULL, KT_ARG_NONE, NULL, "delete the -B/-a instances after the reset" },
-	{ OPT_RESTORE, "restore", KT_ARG_NONE, NULL,
-	  "undo what a killed ktrace record/start changed (from its journal)" },
+	KT_OPT('b', NULL, KT_ARG_REQUIRED, "KB",
+	       "set the buffers to KB per CPU (default: boot size)"),
+	KT_OPT('B', NULL, KT_ARG_REQUIRED, "INSTANCE", "reset INSTANCE (repeatable)"),
+	KT_OPT('a', NULL, KT_ARG_NONE, NULL, "reset every instance and the top one"),
+	KT_OPT('t', NULL, KT_ARG_NONE, NULL, "reset the top instance too (with -B)"),
+	KT_OPT('d', NULL, KT_ARG_NONE, NULL, "delete the -B/-a instances after the reset"),
+	KT_OPT(OPT_RESTORE, "restore", KT_ARG_NONE, NULL,
+	       "undo what a killed ktrace record/start changed (from its journal)"),
 	{ 0 },
 };
 
@@ -35,6 +36,7 @@ static const struct kt_command_help reset_help = {
 	"triggers and pid lists cleared, local clock, all CPUs, default options and buffer size, "
 	"tracing_on=1.",
 	reset_options,
+	NULL,
 };
 
 struct reset_args {

@@ -37,27 +37,27 @@ static const char *const show_files[] = {
 #define NR_SHOW_FILES (sizeof(show_files) / sizeof(show_files[0]))
 
 static const struct kt_option show_options[] = {
-	{ 'p', NULL, KT_ARG_NONE, NULL, "read trace_pipe (consumes events, waits for more)" },
-	{ 's', NULL, KT_ARG_NONE, NULL, "read the snapshot file" },
-	{ 'c', NULL, KT_ARG_REQUIRED, "CPU", "read only that CPU's file" },
-	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "read from INSTANCE" },
-	{ 'f', NULL, KT_ARG_NONE, NULL, "print the path of the file first" },
-	{ OPT_HIST, "hist", KT_ARG_NONE, NULL,
-	  "print the histogram of the EVENT argument, or list the events with hist triggers" },
-	{ OPT_CLEAR, "clear", KT_ARG_NONE, NULL,
-	  "with --hist EVENT: then zero its histogram (the trigger stays)" },
-	{ OPT_FIRST_FILE + 0, "tracing_on", KT_ARG_NONE, NULL, "print tracing_on" },
-	{ OPT_FIRST_FILE + 1, "current_tracer", KT_ARG_NONE, NULL, "print current_tracer" },
-	{ OPT_FIRST_FILE + 2, "buffer_size", KT_ARG_NONE, NULL, "print buffer_size_kb" },
-	{ OPT_FIRST_FILE + 3, "buffer_total_size", KT_ARG_NONE, NULL,
-	  "print buffer_total_size_kb" },
-	{ OPT_FIRST_FILE + 4, "ftrace_filter", KT_ARG_NONE, NULL, "print set_ftrace_filter" },
-	{ OPT_FIRST_FILE + 5, "ftrace_notrace", KT_ARG_NONE, NULL, "print set_ftrace_notrace" },
-	{ OPT_FIRST_FILE + 6, "ftrace_pid", KT_ARG_NONE, NULL, "print set_ftrace_pid" },
-	{ OPT_FIRST_FILE + 7, "graph_function", KT_ARG_NONE, NULL, "print set_graph_function" },
-	{ OPT_FIRST_FILE + 8, "graph_notrace", KT_ARG_NONE, NULL, "print set_graph_notrace" },
-	{ OPT_FIRST_FILE + 9, "cpumask", KT_ARG_NONE, NULL, "print tracing_cpumask" },
-	{ OPT_FIRST_FILE + 10, "max_latency", KT_ARG_NONE, NULL, "print tracing_max_latency" },
+	KT_OPT('p', NULL, KT_ARG_NONE, NULL, "read trace_pipe (consumes events, waits for more)"),
+	KT_OPT('s', NULL, KT_ARG_NONE, NULL, "read the snapshot file"),
+	KT_OPT('c', NULL, KT_ARG_REQUIRED, "CPU", "read only that CPU's file"),
+	KT_OPT('B', NULL, KT_ARG_REQUIRED, "INSTANCE", "read from INSTANCE"),
+	KT_OPT('f', NULL, KT_ARG_NONE, NULL, "print the path of the file first"),
+	KT_OPT(OPT_HIST, "hist", KT_ARG_NONE, NULL,
+	       "print the histogram of the EVENT argument, or list the events with hist triggers"),
+	KT_OPT(OPT_CLEAR, "clear", KT_ARG_NONE, NULL,
+	       "with --hist EVENT: then zero its histogram (the trigger stays)"),
+	KT_OPT(OPT_FIRST_FILE + 0, "tracing_on", KT_ARG_NONE, NULL, "print tracing_on"),
+	KT_OPT(OPT_FIRST_FILE + 1, "current_tracer", KT_ARG_NONE, NULL, "print current_tracer"),
+	KT_OPT(OPT_FIRST_FILE + 2, "buffer_size", KT_ARG_NONE, NULL, "print buffer_size_kb"),
+	KT_OPT(OPT_FIRST_FILE + 3, "buffer_total_size", KT_ARG_NONE, NULL,
+	       "print buffer_total_size_kb"),
+	KT_OPT(OPT_FIRST_FILE + 4, "ftrace_filter", KT_ARG_NONE, NULL, "print set_ftrace_filter"),
+	KT_OPT(OPT_FIRST_FILE + 5, "ftrace_notrace", KT_ARG_NONE, NULL, "print set_ftrace_notrace"),
+	KT_OPT(OPT_FIRST_FILE + 6, "ftrace_pid", KT_ARG_NONE, NULL, "print set_ftrace_pid"),
+	KT_OPT(OPT_FIRST_FILE + 7, "graph_function", KT_ARG_NONE, NULL, "print set_graph_function"),
+	KT_OPT(OPT_FIRST_FILE + 8, "graph_notrace", KT_ARG_NONE, NULL, "print set_graph_notrace"),
+	KT_OPT(OPT_FIRST_FILE + 9, "cpumask", KT_ARG_NONE, NULL, "print tracing_cpumask"),
+	KT_OPT(OPT_FIRST_FILE + 10, "max_latency", KT_ARG_NONE, NULL, "print tracing_max_latency"),
 	{ 0 },
 };
 
@@ -68,6 +68,7 @@ static const struct kt_command_help show_help = {
 	"Print what tracefs holds now: the trace file by default, or the settings named by the "
 	"--FILE flags, or any tracefs FILE by its path under the instance's folder.",
 	show_options,
+	NULL,
 };
 
 struct show_args {

@@ -16,10 +16,10 @@
 #include "plan_internal.h"
 
 static const struct kt_option snapshot_options[] = {
-	{ 's', NULL, KT_ARG_NONE, NULL, "take a snapshot of the live buffer" },
-	{ 'c', NULL, KT_ARG_NONE, NULL, "clear the snapshot buffer" },
-	{ 'f', NULL, KT_ARG_NONE, NULL, "free the snapshot buffer" },
-	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "the snapshot of INSTANCE" },
+	KT_OPT('s', NULL, KT_ARG_NONE, NULL, "take a snapshot of the live buffer"),
+	KT_OPT('c', NULL, KT_ARG_NONE, NULL, "clear the snapshot buffer"),
+	KT_OPT('f', NULL, KT_ARG_NONE, NULL, "free the snapshot buffer"),
+	KT_OPT('B', NULL, KT_ARG_REQUIRED, "INSTANCE", "the snapshot of INSTANCE"),
 	{ 0 },
 };
 
@@ -27,6 +27,7 @@ static const struct kt_command_help snapshot_help = {
 	"snapshot", "[-s | -c | -f] [-B INSTANCE]",
 	"Take, clear or free the snapshot buffer; without a flag, print it.",
 	snapshot_options,
+	NULL,
 };
 
 /* What is written to the snapshot file for each action. */

@@ -67,9 +67,9 @@ int cmd_start(int argc, char **argv)
 }
 
 static const struct kt_option stop_options[] = {
-	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "stop INSTANCE (repeatable)" },
-	{ 'a', NULL, KT_ARG_NONE, NULL, "stop every instance (not the top one unless -t)" },
-	{ 't', NULL, KT_ARG_NONE, NULL, "stop the top instance too (with -B or -a)" },
+	KT_OPT('B', NULL, KT_ARG_REQUIRED, "INSTANCE", "stop INSTANCE (repeatable)"),
+	KT_OPT('a', NULL, KT_ARG_NONE, NULL, "stop every instance (not the top one unless -t)"),
+	KT_OPT('t', NULL, KT_ARG_NONE, NULL, "stop the top instance too (with -B or -a)"),
 	{ 0 },
 };
 
@@ -78,6 +78,7 @@ static const struct kt_command_help stop_help = {
 	"Stop tracing (tracing_on=0); the buffers keep their data for 'ktrace extract' or "
 	"'ktrace show'.",
 	stop_options,
+	NULL,
 };
 
 static int stop_instance(const char *name)

@@ -21,9 +21,9 @@
 #include "tracefs_defaults.h"
 
 static const struct kt_option stat_options[] = {
-	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "summarize INSTANCE (repeatable)" },
-	{ 't', NULL, KT_ARG_NONE, NULL, "the top instance too (with -B)" },
-	{ 'o', NULL, KT_ARG_NONE, NULL, "list every option" },
+	KT_OPT('B', NULL, KT_ARG_REQUIRED, "INSTANCE", "summarize INSTANCE (repeatable)"),
+	KT_OPT('t', NULL, KT_ARG_NONE, NULL, "the top instance too (with -B)"),
+	KT_OPT('o', NULL, KT_ARG_NONE, NULL, "list every option"),
 	{ 0 },
 };
 
@@ -31,6 +31,7 @@ static const struct kt_command_help stat_help = {
 	"stat", "[-B INSTANCE]... [-t] [-o]",
 	"Summarize the current tracing setup.",
 	stat_options,
+	NULL,
 };
 
 /* Reads FILE of the instance without trailing newlines; false when unreadable. */

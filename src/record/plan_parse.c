@@ -24,42 +24,46 @@ enum {
 
 /* record, start and stream share these; stream adds its display filter. */
 #define PLAN_OPTIONS \
-	{ 'p', NULL, KT_ARG_REQUIRED, "TRACER", "use the tracer (e.g. function, nop)" }, \
-	{ 'e', NULL, KT_ARG_REQUIRED, "EVENT", \
-	  "enable EVENT: system:event, system, glob or all" }, \
-	{ 'f', NULL, KT_ARG_REQUIRED, "FILTER", "filter for the preceding -e" }, \
-	{ 'R', NULL, KT_ARG_REQUIRED, "TRIGGER", "trigger for the preceding -e" }, \
-	{ 'v', NULL, KT_ARG_NONE, NULL, "the following -e disable events; -v -B deletes" }, \
-	{ 'l', NULL, KT_ARG_REQUIRED, "FUNC", "trace only FUNC (function tracer filter)" }, \
-	{ 'n', NULL, KT_ARG_REQUIRED, "FUNC", "do not trace FUNC" }, \
-	{ 'g', NULL, KT_ARG_REQUIRED, "FUNC", "graph FUNC (function_graph)" }, \
-	{ OPT_MAX_GRAPH_DEPTH, "max-graph-depth", KT_ARG_REQUIRED, "N", "function_graph depth" }, \
-	{ 'P', NULL, KT_ARG_REQUIRED, "PID", "trace only PID (repeatable, or a,b,c)" }, \
-	{ 'F', NULL, KT_ARG_NONE, NULL, "trace only the command" }, \
-	{ 'c', NULL, KT_ARG_NONE, NULL, "also trace the children of -F/-P" }, \
-	{ 'b', NULL, KT_ARG_REQUIRED, "KB", "ring buffer size per CPU in KB" }, \
-	{ 'C', NULL, KT_ARG_REQUIRED, "CLOCK", "trace clock (see 'ktrace list -C')" }, \
-	{ 'o', NULL, KT_ARG_REQUIRED, "FILE", "output file (default trace.dat)" }, \
-	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "the following options apply to INSTANCE" }, \
-	{ 'M', NULL, KT_ARG_REQUIRED, "CPUMASK", "trace only the CPUs of the hex mask" }, \
-	{ 'T', NULL, KT_ARG_NONE, NULL, "a stack trace with every event" }, \
-	{ 'O', NULL, KT_ARG_REQUIRED, "OPTION", "set a trace option (noOPTION clears it)" }, \
-	{ OPT_FUNC_STACK, "func-stack", KT_ARG_NONE, NULL, "stack trace for function tracer" }, \
-	{ 'm', NULL, KT_ARG_REQUIRED, "KB", "keep at most KB per CPU in the file" }, \
-	{ 's', NULL, KT_ARG_REQUIRED, "USEC", "recorders sleep USEC between reads" }, \
-	{ 'i', NULL, KT_ARG_NONE, NULL, "ignore events that do not exist" }, \
-	{ 'k', NULL, KT_ARG_NONE, NULL, "keep the settings when done (no undo)" }, \
-	{ 'q', NULL, KT_ARG_NONE, NULL, "quiet: no status line" }, \
-	{ 'a', NULL, KT_ARG_NONE, NULL, "save the formats of all events" }, \
-	{ OPT_COMPRESSION, "compression", KT_ARG_REQUIRED, "ALGO", \
-	  "zstd (default), zlib, none or any" }, \
-	{ OPT_FILE_VERSION, "file-version", KT_ARG_REQUIRED, "N", \
-	  "trace.dat version 6 or 7 (7)" }, \
-	{ OPT_CMDLINES_SIZE, "cmdlines-size", KT_ARG_REQUIRED, "N", "saved_cmdlines entries" }, \
-	{ OPT_DATE, "date", KT_ARG_NONE, NULL, "record the wall-clock offset" }, \
-	{ 'N', NULL, KT_ARG_REQUIRED, "HOST:PORT", "send the trace to 'ktrace listen'" }, \
-	{ 't', NULL, KT_ARG_NONE, NULL, "with -N: data over TCP (the default)" }, \
-	{ OPT_UDP, "udp", KT_ARG_NONE, NULL, "with -N: data over UDP, as trace-cmd without -t" },
+	KT_OPT('p', NULL, KT_ARG_REQUIRED, "TRACER", "use the tracer (e.g. function, nop)"), \
+	KT_OPT('e', NULL, KT_ARG_REQUIRED, "EVENT", \
+	       "enable EVENT: system:event, system, glob or all"), \
+	KT_OPT('f', NULL, KT_ARG_REQUIRED, "FILTER", "filter for the preceding -e"), \
+	KT_OPT('R', NULL, KT_ARG_REQUIRED, "TRIGGER", "trigger for the preceding -e"), \
+	KT_OPT('v', NULL, KT_ARG_NONE, NULL, "the following -e disable events; -v -B deletes"), \
+	KT_OPT('l', NULL, KT_ARG_REQUIRED, "FUNC", "trace only FUNC (function tracer filter)"), \
+	KT_OPT('n', NULL, KT_ARG_REQUIRED, "FUNC", "do not trace FUNC"), \
+	KT_OPT('g', NULL, KT_ARG_REQUIRED, "FUNC", "graph FUNC (function_graph)"), \
+	KT_OPT(OPT_MAX_GRAPH_DEPTH, "max-graph-depth", KT_ARG_REQUIRED, "N", \
+	       "function_graph depth"), \
+	KT_OPT('P', NULL, KT_ARG_REQUIRED, "PID", "trace only PID (repeatable, or a,b,c)"), \
+	KT_OPT('F', NULL, KT_ARG_NONE, NULL, "trace only the command"), \
+	KT_OPT('c', NULL, KT_ARG_NONE, NULL, "also trace the children of -F/-P"), \
+	KT_OPT('b', NULL, KT_ARG_REQUIRED, "KB", "ring buffer size per CPU in KB"), \
+	KT_OPT('C', NULL, KT_ARG_REQUIRED, "CLOCK", "trace clock (see 'ktrace list -C')"), \
+	KT_OPT('o', NULL, KT_ARG_REQUIRED, "FILE", "output file (default trace.dat)"), \
+	KT_OPT('B', NULL, KT_ARG_REQUIRED, "INSTANCE", "the following options apply to INSTANCE"), \
+	KT_OPT('M', NULL, KT_ARG_REQUIRED, "CPUMASK", "trace only the CPUs of the hex mask"), \
+	KT_OPT('T', NULL, KT_ARG_NONE, NULL, "a stack trace with every event"), \
+	KT_OPT('O', NULL, KT_ARG_REQUIRED, "OPTION", "set a trace option (noOPTION clears it)"), \
+	KT_OPT(OPT_FUNC_STACK, "func-stack", KT_ARG_NONE, NULL, \
+	       "stack trace for function tracer"), \
+	KT_OPT('m', NULL, KT_ARG_REQUIRED, "KB", "keep at most KB per CPU in the file"), \
+	KT_OPT('s', NULL, KT_ARG_REQUIRED, "USEC", "recorders sleep USEC between reads"), \
+	KT_OPT('i', NULL, KT_ARG_NONE, NULL, "ignore events that do not exist"), \
+	KT_OPT('k', NULL, KT_ARG_NONE, NULL, "keep the settings when done (no undo)"), \
+	KT_OPT('q', NULL, KT_ARG_NONE, NULL, "quiet: no status line"), \
+	KT_OPT('a', NULL, KT_ARG_NONE, NULL, "save the formats of all events"), \
+	KT_OPT(OPT_COMPRESSION, "compression", KT_ARG_REQUIRED, "ALGO", \
+	       "zstd (default), zlib, none or any"), \
+	KT_OPT(OPT_FILE_VERSION, "file-version", KT_ARG_REQUIRED, "N", \
+	       "trace.dat version 6 or 7 (7)"), \
+	KT_OPT(OPT_CMDLINES_SIZE, "cmdlines-size", KT_ARG_REQUIRED, "N", \
+	       "saved_cmdlines entries"), \
+	KT_OPT(OPT_DATE, "date", KT_ARG_NONE, NULL, "record the wall-clock offset"), \
+	KT_OPT('N', NULL, KT_ARG_REQUIRED, "HOST:PORT", "send the trace to 'ktrace listen'"), \
+	KT_OPT('t', NULL, KT_ARG_NONE, NULL, "with -N: data over TCP (the default)"), \
+	KT_OPT(OPT_UDP, "udp", KT_ARG_NONE, NULL, \
+	       "with -N: data over UDP, as trace-cmd without -t"),
 
 static const struct kt_option plan_options[] = {
 	PLAN_OPTIONS
@@ -68,8 +72,8 @@ static const struct kt_option plan_options[] = {
 
 static const struct kt_option stream_options[] = {
 	PLAN_OPTIONS
-	{ OPT_DISPLAY_FILTER, "filter", KT_ARG_REQUIRED, "FILTER",
-	  "print only the events FILTER keeps (report's -F)" },
+	KT_OPT(OPT_DISPLAY_FILTER, "filter", KT_ARG_REQUIRED, "FILTER",
+	       "print only the events FILTER keeps (report's -F)"),
 	{ 0 },
 };
 
@@ -79,16 +83,17 @@ static const struct kt_option stream_options[] = {
  * write a date marker) are not offered: the parser refuses them by name.
  */
 static const struct kt_option extract_options[] = {
-	{ 'p', NULL, KT_ARG_REQUIRED, "TRACER", "the tracer whose data is extracted" },
-	{ 'o', NULL, KT_ARG_REQUIRED, "FILE", "output file (default trace.dat)" },
-	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "extract INSTANCE (repeatable)" },
-	{ 'a', NULL, KT_ARG_NONE, NULL, "extract every instance" },
-	{ 't', NULL, KT_ARG_NONE, NULL, "the top instance too (with -B or -a)" },
-	{ 's', NULL, KT_ARG_NONE, NULL, "extract the snapshot buffer" },
-	{ 'q', NULL, KT_ARG_NONE, NULL, "quiet" },
-	{ OPT_COMPRESSION, "compression", KT_ARG_REQUIRED, "ALGO",
-	  "zstd (default), zlib, none or any" },
-	{ OPT_FILE_VERSION, "file-version", KT_ARG_REQUIRED, "N", "trace.dat version 6 or 7 (7)" },
+	KT_OPT('p', NULL, KT_ARG_REQUIRED, "TRACER", "the tracer whose data is extracted"),
+	KT_OPT('o', NULL, KT_ARG_REQUIRED, "FILE", "output file (default trace.dat)"),
+	KT_OPT('B', NULL, KT_ARG_REQUIRED, "INSTANCE", "extract INSTANCE (repeatable)"),
+	KT_OPT('a', NULL, KT_ARG_NONE, NULL, "extract every instance"),
+	KT_OPT('t', NULL, KT_ARG_NONE, NULL, "the top instance too (with -B or -a)"),
+	KT_OPT('s', NULL, KT_ARG_NONE, NULL, "extract the snapshot buffer"),
+	KT_OPT('q', NULL, KT_ARG_NONE, NULL, "quiet"),
+	KT_OPT(OPT_COMPRESSION, "compression", KT_ARG_REQUIRED, "ALGO",
+	       "zstd (default), zlib, none or any"),
+	KT_OPT(OPT_FILE_VERSION, "file-version", KT_ARG_REQUIRED, "N",
+	       "trace.dat version 6 or 7 (7)"),
 	{ 0 },
 };
 
