@@ -14,7 +14,6 @@
 #include "ktrace/command.h"
 #include "ktrace/options.h"
 #include "ktrace/session.h"
-#include "control_args.h"
 #include "plan_internal.h"
 
 /* Like trace-cmd: starting without anything to trace is a mistake, not a no-op. */
@@ -66,19 +65,26 @@ int cmd_start(int argc, char **argv)
 	return ret ? 1 : 0;
 }
 
+struct stop_args {
+	char **names;		/* -B */
+	bool all, top;
+};
+
 static const struct kt_option stop_options[] = {
-	KT_OPT('B', NULL, KT_ARG_REQUIRED, "INSTANCE", "stop INSTANCE (repeatable)"),
-	KT_OPT('a', NULL, KT_ARG_NONE, NULL, "stop every instance (not the top one unless -t)"),
-	KT_OPT('t', NULL, KT_ARG_NONE, NULL, "stop the top instance too (with -B or -a)"),
+	KT_STRING_LIST('B', NULL, "INSTANCE", struct stop_args, names,
+		       "stop INSTANCE (repeatable)"),
+	KT_BOOL('a', NULL, struct stop_args, all,
+		"stop every instance (not the top one unless -t)"),
+	KT_BOOL('t', NULL, struct stop_args, top, "stop the top instance too (with -B or -a)"),
 	{ 0 },
 };
 
 static const struct kt_command_help stop_help = {
-	"stop", "[-B INSTANCE]... [-a] [-t]",
-	"Stop tracing (tracing_on=0); the buffers keep their data for 'ktrace extract' or "
-	"'ktrace show'.",
-	stop_options,
-	NULL,
+	.name = "stop",
+	.usage = "[-B INSTANCE]... [-a] [-t]",
+	.summary = "Stop tracing (tracing_on=0); the buffers keep their data for "
+		   "'ktrace extract' or 'ktrace show'.",
+	.options = stop_options,
 };
 
 static int stop_instance(const char *name)
@@ -110,15 +116,19 @@ static int stop_all_instances(void)
 
 int cmd_stop(int argc, char **argv)
 {
-	struct control_args a;
-	int i, ret = control_args_parse(&stop_help, argc, argv, &a);
+	struct stop_args a = { 0 };
+	int i, ret = kt_parse_options(&stop_help, argc, argv, &a, NULL);
 
-	if (!ret && (a.seen['t'] || (!a.seen['a'] && !a.names)))
+	if (ret) {
+		kt_strv_free(a.names);
+		return ret;
+	}
+	if (a.top || (!a.all && !a.names))
 		ret = stop_instance(NULL);
 	for (i = 0; !ret && a.names && a.names[i]; i++)
 		ret = stop_instance(a.names[i]);
-	if (!ret && a.seen['a'])
+	if (!ret && a.all)
 		ret = stop_all_instances();
-	plan_strv_free(a.names);
-	return ret == PLAN_HELP_SHOWN ? 0 : ret ? 1 : 0;
+	kt_strv_free(a.names);
+	return ret ? 1 : 0;
 }
