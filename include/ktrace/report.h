@@ -146,13 +146,20 @@ enum report_filter_option {
  * message naming "ktrace CMD" and the flag. `neg` is the parser's state (-v seen).
  */
 int report_opts_filter(struct report_opts *o, int id, const char *arg, bool *neg, const char *cmd);
-/* Fills `o` from argv; 0, 1 after -h (usage printed), or -EINVAL (message printed). */
+/* Fills `o` from argv: as report_cli_parse. */
 int report_opts_parse(struct report_opts *o, int argc, char **argv);
 void report_opts_release(struct report_opts *o);
 /* Parses "0-2,5" into o->cpu_set; -EINVAL with a message in err. */
 int report_parse_cpulist(struct report_opts *o, const char *list, struct strbuf *err);
 
 struct kt_command_help;
+
+/*
+ * What the run of a report_cli command returns for input trace-cmd refuses as it refuses a bad
+ * option (a -F that does not parse, a latency file among several -i): the command's usage
+ * error, 255 for report. Negative, but not an errno.
+ */
+#define REPORT_ERR_USAGE (-4096)
 
 /*
  * The front end of a command that reads one trace.dat file through the filters above (report,
@@ -170,26 +177,29 @@ struct report_cli {
 	/* once every option is known: 0, or -EINVAL after a message (may be NULL) */
 	int (*check)(void *priv);
 	/*
-	 * The work: 0; a negative errno, its message in err (empty: the input and strerror);
-	 * or a positive exit status, its message (if any) printed.
+	 * The work: 0; a negative errno or REPORT_ERR_USAGE, its message in err (empty: the
+	 * input and strerror); or a positive exit status, its message (if any) printed.
 	 */
 	int (*run)(void *priv, struct strbuf *err);
 	/* exit status after run's negative errno (NULL: 1) */
 	int (*fail_status)(void *priv, int ret, const struct strbuf *err);
 	/* after the message, before the options are released (may be NULL) */
 	void (*release)(void *priv);
-	int usage_status;			/* after a bad option; 0 means 1 */
 	/* as trace-cmd report: what follows a bare FILE is not read (else options may follow) */
 	bool file_ends_args;
 	/* -i may be repeated (report): the later files go to o->more_inputs */
 	bool multi_input;
 };
 
-/* Fills cli->o from argv: 0, 1 after -h (usage printed), or -EINVAL (message printed). */
+/*
+ * Fills cli->o from argv: 0, or an enum kt_result of ktrace/options.h (KT_HELP_SHOWN after
+ * the usage, KT_ERR_USAGE after a message).
+ */
 int report_cli_parse(const struct report_cli *cli, int argc, char **argv);
 /*
  * Given report_cli_parse's (or report_opts_parse's) result: runs the command when it is 0,
- * prints the one message of a failure, releases everything; returns the exit status.
+ * prints the one message of a failure, releases everything; returns the exit status or an
+ * enum kt_result (the dispatcher's to map: report's usage errors exit 255).
  */
 int report_cli_run(const struct report_cli *cli, int parsed);
 /*

@@ -201,7 +201,7 @@ int cmd_hist(int argc, char **argv)
 	int ret;
 
 	/* the kind and, for `event`, its EVENT come before the options */
-	ret = parse_kind(&a, &argc, &argv);
+	ret = kt_result_of(parse_kind(&a, &argc, &argv));
 	if (!ret)
 		ret = report_cli_parse(&cli, argc, argv);
 	return report_cli_run(&cli, ret);
