@@ -158,7 +158,7 @@ int kt_usage_error(const char *cmd, const char *flag, const char *value, const c
 
 int kt_result_of(int err)
 {
-	if (!err || err >= KT_HELP_SHOWN)
+	if (!err || (err >= KT_HELP_SHOWN && err <= KT_ERR_FAILED))
 		return err;
 	return err == -EINVAL ? KT_ERR_USAGE : KT_ERR_FAILED;
 }

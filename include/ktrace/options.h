@@ -125,7 +125,10 @@ int kt_parse_options(const struct kt_command_help *help, int argc, char **argv, 
 int kt_option_error(const char *cmd, const char *flag, const char *value, const char *why);
 /* kt_option_error's message, as the enum kt_result of a check after parsing */
 int kt_usage_error(const char *cmd, const char *flag, const char *value, const char *why);
-/* An errno from a callback or a check, as an enum kt_result (-EINVAL: KT_ERR_USAGE). */
+/*
+ * A result as an enum kt_result: 0 and the enum's values stay, -EINVAL (a message was printed
+ * about the input) is KT_ERR_USAGE, anything else KT_ERR_FAILED.
+ */
 int kt_result_of(int err);
 
 /* Appends a copy of s to the NULL-terminated *strv; 0 or -ENOMEM. */

@@ -13,6 +13,7 @@
 
 #include "ktrace/command.h"
 #include "ktrace/options.h"
+#include "ktrace/plan_options.h"
 #include "ktrace/session.h"
 #include "plan_internal.h"
 
@@ -28,6 +29,21 @@ static int check_something(const struct plan *plan)
 	return -EINVAL;
 }
 
+static const struct kt_option start_options[] = {
+	PLAN_OPTIONS
+	{ 0 },
+};
+
+static const struct kt_command_help start_help = {
+	.name = "start",
+	.usage = "[OPTIONS]",
+	.summary = "Configure ftrace from the options and leave tracing on, without recording "
+		   "(record's options; -o and -N do not apply).",
+	.options = start_options,
+};
+
+const struct plan_command plan_cmd_start = { &start_help, 0 };
+
 /*
  * A trace session that ends right after tracing is on, keeping what it set. A stop signal while
  * the plan is applied puts everything back instead of leaving half a setup behind.
@@ -41,7 +57,7 @@ int cmd_start(int argc, char **argv)
 
 	memset(&plan, 0, sizeof(plan));
 	trace_session_init(&trace, &plan, "start");
-	ret = plan_parse("start", argc, argv, &plan);
+	ret = plan_parse(&plan_cmd_start, argc, argv, &plan);
 	if (!ret)
 		ret = check_something(&plan);
 	if (!ret)
@@ -60,9 +76,7 @@ int cmd_start(int argc, char **argv)
 	trace_session_end(&trace, !ret);
 	strbuf_release(&err);
 	plan_release(&plan);
-	if (ret == PLAN_HELP_SHOWN)
-		return 0;
-	return ret ? 1 : 0;
+	return kt_result_of(ret);
 }
 
 struct stop_args {

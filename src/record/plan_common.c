@@ -11,11 +11,7 @@
 
 int plan_err_flag(const struct plan *plan, const char *flag, const char *value, const char *why)
 {
-	if (value && *value)
-		fprintf(stderr, "ktrace %s: %s '%s' %s\n", plan->cmd, flag, value, why);
-	else
-		fprintf(stderr, "ktrace %s: %s %s\n", plan->cmd, flag, why);
-	return -EINVAL;
+	return kt_option_error(plan->cmd, flag, value, why);
 }
 
 int plan_parse_int(const struct plan *plan, const char *flag, const char *arg, int min, int max,

@@ -266,6 +266,9 @@ static void test_results_and_errors(void **state)
 	assert_int_equal(kt_result_of(-EINVAL), KT_ERR_USAGE);
 	assert_int_equal(kt_result_of(-ENOENT), KT_ERR_FAILED);
 	assert_int_equal(kt_result_of(KT_HELP_SHOWN), KT_HELP_SHOWN);
+	assert_int_equal(kt_result_of(KT_ERR_USAGE), KT_ERR_USAGE);
+	assert_int_equal(kt_result_of(1), KT_ERR_FAILED);
+	assert_int_equal(kt_result_of(KT_ERR_FAILED + 1), KT_ERR_FAILED);
 	assert_true(KT_HELP_SHOWN > 255 && KT_ERR_USAGE > 255 && KT_ERR_FAILED > 255);
 }
 
