@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* kt_parse_options: the one option parser of every command (getopt_long underneath), and -h. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -75,70 +76,6 @@ static int build_tables(const struct kt_command_help *help, char *shortopts, siz
 	optind = 0;
 	opterr = 0;
 	return 0;
-}
-
-int kt_getopt_init(struct kt_getopt *g, const struct kt_command_help *help, int argc, char **argv)
-{
-	struct option *lo;
-	int ret;
-
-	memset(g, 0, sizeof(*g));
-	g->help = help;
-	g->argc = argc;
-	g->argv = argv;
-	ret = build_tables(help, g->shortopts, sizeof(g->shortopts), &lo);
-	g->longopts = lo;
-	return ret;
-}
-
-static const char *flag_name(const struct kt_getopt *g, char *buf, size_t size)
-{
-	const char *arg = g->argv[optind - 1];
-
-	if (optopt && optopt < 256)
-		snprintf(buf, size, "-%c", optopt);
-	else
-		snprintf(buf, size, "%s", arg ? arg : "?");
-	return buf;
-}
-
-int kt_getopt_next(struct kt_getopt *g)
-{
-	char name[64];
-	int c;
-
-	optopt = 0;
-	c = getopt_long(g->argc, g->argv, g->shortopts, g->longopts, NULL);
-	g->arg = optarg;
-	if (c == '?') {
-		fprintf(stderr, "ktrace %s: unknown option '%s' (see 'ktrace %s -h')\n", g->help->name,
-			flag_name(g, name, sizeof(name)), g->help->name);
-		return '?';
-	}
-	if (c == ':') {
-		fprintf(stderr, "ktrace %s: option '%s' needs an argument (see 'ktrace %s -h')\n",
-			g->help->name, flag_name(g, name, sizeof(name)), g->help->name);
-		return '?';
-	}
-	return c;
-}
-
-int kt_getopt_index(const struct kt_getopt *g)
-{
-	(void)g;
-	return optind;
-}
-
-void kt_getopt_skip(struct kt_getopt *g)
-{
-	if (optind < g->argc)
-		optind++;
-}
-
-void kt_getopt_release(struct kt_getopt *g)
-{
-	free(g->longopts);
-	g->longopts = NULL;
 }
 
 int kt_option_error(const char *cmd, const char *flag, const char *value, const char *why)

@@ -137,29 +137,4 @@ void kt_strv_free(char **strv);
 
 void kt_usage(FILE *out, const struct kt_command_help *help);
 
-/* The parser's state; kt_getopt() fills optarg-like `arg`. Being replaced by kt_parse_options. */
-struct kt_getopt {
-	const struct kt_command_help *help;
-	int argc;
-	char **argv;
-	const char *arg;
-	/* private */
-	char shortopts[256];
-	void *longopts;
-	int started;
-};
-
-int kt_getopt_init(struct kt_getopt *g, const struct kt_command_help *help, int argc, char **argv);
-/*
- * Returns the next option's id, -1 at the end of the options (then optind says where the
- * arguments start), 'h' for -h/--help, or '?' for an unknown option or a missing argument,
- * after printing a message that names the command and the flag.
- */
-int kt_getopt_next(struct kt_getopt *g);
-void kt_getopt_release(struct kt_getopt *g);
-/* Index of the first non-option argument once kt_getopt_next returned -1. */
-int kt_getopt_index(const struct kt_getopt *g);
-/* Steps over the argument at kt_getopt_index(), so that the options after it are parsed too. */
-void kt_getopt_skip(struct kt_getopt *g);
-
 #endif
