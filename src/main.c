@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ktrace/command.h"
+#include "ktrace/options.h"
 #include "ktrace/version.h"
 
 static const struct kt_command commands[] = {
@@ -20,7 +21,7 @@ static const struct kt_command commands[] = {
 	{ "show", cmd_show, NEED_ROOT | NEED_TRACEFS, "print what tracefs holds now" },
 	{ "stat", cmd_stat, NEED_ROOT | NEED_TRACEFS, "summarize the current tracing setup" },
 	{ "list", cmd_list, NEED_ROOT | NEED_TRACEFS, "list tracers, events, options, functions" },
-	{ "report", cmd_report, 0, "print the events of a trace.dat file" },
+	{ "report", cmd_report, USAGE_EXIT_255, "print the events of a trace.dat file" },
 	{ "dump", cmd_dump, 0, "describe the structure of a trace.dat file" },
 	{ "export", cmd_export, 0, "convert a trace.dat file for Perfetto" },
 	{ "hist", cmd_hist, 0, "latency and count histograms of a trace.dat file" },
@@ -106,6 +107,21 @@ static int prepare(const struct kt_command *cmd)
 	return 0;
 }
 
+/* A command's result as the process exit status. */
+static int exit_status(const struct kt_command *cmd, int ret)
+{
+	switch (ret) {
+	case KT_HELP_SHOWN:
+		return 0;
+	case KT_ERR_USAGE:
+		return cmd->flags & USAGE_EXIT_255 ? 255 : 1;
+	case KT_ERR_FAILED:
+		return 1;
+	default:
+		return ret;
+	}
+}
+
 static int run_help(int argc, char **argv)
 {
 	const struct kt_command *cmd;
@@ -119,7 +135,7 @@ static int run_help(int argc, char **argv)
 	if (!cmd)
 		return unknown_command(argv[1]);
 	help_argv[0] = argv[1];
-	return cmd->fn(2, help_argv);
+	return exit_status(cmd, cmd->fn(2, help_argv));
 }
 
 static int wants_help(int argc, char **argv)
@@ -147,5 +163,5 @@ int main(int argc, char **argv)
 	/* Help needs neither root nor tracefs. */
 	if (!wants_help(argc - 1, argv + 1) && prepare(cmd))
 		return 1;
-	return cmd->fn(argc - 1, argv + 1);
+	return exit_status(cmd, cmd->fn(argc - 1, argv + 1));
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* kt_parse_options: the one option parser of every command (getopt_long underneath), and -h. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -39,29 +40,27 @@ static const char *arg_suffix(enum kt_arg arg)
 	}
 }
 
-int kt_getopt_init(struct kt_getopt *g, const struct kt_command_help *help, int argc, char **argv)
+/* getopt_long's tables for help's options; free *longopts. */
+static int build_tables(const struct kt_command_help *help, char *shortopts, size_t size,
+			struct option **longopts)
 {
 	size_t n = count_options(help->options);
 	struct option *lo;
 	size_t i, j = 0, len;
 
-	memset(g, 0, sizeof(*g));
-	g->help = help;
-	g->argc = argc;
-	g->argv = argv;
 	lo = calloc(n + 2, sizeof(*lo));
 	if (!lo)
 		return -ENOMEM;
 	/* '+': stop at the first non-option so that `record CMD -x` leaves -x to CMD. */
-	strcpy(g->shortopts, "+:h");
-	len = strlen(g->shortopts);
+	strcpy(shortopts, "+:h");
+	len = strlen(shortopts);
 	for (i = 0; i < n; i++) {
 		const struct kt_option *o = &help->options[i];
 
-		if (o->id > 0 && o->id < 256 && len + 3 < sizeof(g->shortopts)) {
-			g->shortopts[len++] = (char)o->id;
-			strcpy(g->shortopts + len, arg_suffix(o->arg));
-			len = strlen(g->shortopts);
+		if (o->id > 0 && o->id < 256 && len + 3 < size) {
+			shortopts[len++] = (char)o->id;
+			strcpy(shortopts + len, arg_suffix(o->arg));
+			len = strlen(shortopts);
 		}
 		if (o->long_name) {
 			lo[j].name = o->long_name;
@@ -72,15 +71,130 @@ int kt_getopt_init(struct kt_getopt *g, const struct kt_command_help *help, int 
 	}
 	lo[j].name = "help";
 	lo[j].val = 'h';
-	g->longopts = lo;
-	optind = 1;
+	*longopts = lo;
+	/* 0, not 1: glibc then forgets the state of an earlier parse (a half-read "-abc") */
+	optind = 0;
 	opterr = 0;
 	return 0;
 }
 
-static const char *flag_name(const struct kt_getopt *g, char *buf, size_t size)
+int kt_option_error(const char *cmd, const char *flag, const char *value, const char *why)
 {
-	const char *arg = g->argv[optind - 1];
+	if (value && *value)
+		fprintf(stderr, "ktrace %s: %s '%s' %s\n", cmd, flag, value, why);
+	else
+		fprintf(stderr, "ktrace %s: %s %s\n", cmd, flag, why);
+	return -EINVAL;
+}
+
+int kt_usage_error(const char *cmd, const char *flag, const char *value, const char *why)
+{
+	kt_option_error(cmd, flag, value, why);
+	return KT_ERR_USAGE;
+}
+
+int kt_result_of(int err)
+{
+	if (!err || (err >= KT_HELP_SHOWN && err <= KT_ERR_FAILED))
+		return err;
+	return err == -EINVAL ? KT_ERR_USAGE : KT_ERR_FAILED;
+}
+
+int kt_strv_push(char ***strv, const char *s)
+{
+	size_t n = 0;
+	char **arr;
+
+	while (*strv && (*strv)[n])
+		n++;
+	arr = realloc(*strv, (n + 2) * sizeof(*arr));
+	if (!arr)
+		return -ENOMEM;
+	*strv = arr;
+	arr[n] = strdup(s);
+	arr[n + 1] = NULL;
+	return arr[n] ? 0 : -ENOMEM;
+}
+
+void kt_strv_free(char **strv)
+{
+	size_t i;
+
+	for (i = 0; strv && strv[i]; i++)
+		free(strv[i]);
+	free(strv);
+}
+
+/* The row's name in messages: "-b", or "--name" for a long-only option. */
+static const char *row_name(const struct kt_option *o, char *buf, size_t size)
+{
+	if (o->id < 256)
+		snprintf(buf, size, "-%c", o->id);
+	else
+		snprintf(buf, size, "--%s", o->long_name);
+	return buf;
+}
+
+static const struct kt_option *find_row(const struct kt_command_help *help, int id)
+{
+	const struct kt_option *o;
+
+	for (o = help->options; o && o->id; o++)
+		if (o->id == id)
+			return o;
+	return NULL;
+}
+
+static int set_int(const struct kt_command_help *help, const struct kt_option *o,
+		   const char *arg, int *out)
+{
+	char why[96], name[64];
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < o->min || v > o->max) {
+		snprintf(why, sizeof(why), "is not a number from %ld to %ld", o->min, o->max);
+		return kt_option_error(help->name, row_name(o, name, sizeof(name)), arg, why);
+	}
+	*out = (int)v;
+	return 0;
+}
+
+/* Does what row o says with arg; 0 or negative errno (-EINVAL after a message). */
+static int apply_row(const struct kt_command_help *help, const struct kt_option *o,
+		     const char *arg, void *ctx)
+{
+	char *target = (char *)ctx + o->offset;
+	kt_option_fn *fn = o->fn ? o->fn : help->option;
+
+	switch (o->type) {
+	case KT_OPT_BOOL:
+		*(bool *)target = true;
+		return 0;
+	case KT_OPT_INT:
+		return set_int(help, o, arg, (int *)target);
+	case KT_OPT_STRING:
+		*(const char **)target = arg;
+		return 0;
+	case KT_OPT_STRING_LIST:
+		return kt_strv_push((char ***)target, arg);
+	case KT_OPT_BITS:
+		*(unsigned int *)target |= (unsigned int)o->min;
+		return 0;
+	case KT_OPT_NOOP:
+		return 0;
+	case KT_OPT_CALLBACK:
+		break;
+	}
+	return fn ? fn(ctx, o->id, arg) : -ENOSYS;
+}
+
+/* The flag getopt_long stopped at, as the user typed it. */
+static const char *bad_flag(char **argv, char *buf, size_t size)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : NULL;
 
 	if (optopt && optopt < 256)
 		snprintf(buf, size, "-%c", optopt);
@@ -89,43 +203,65 @@ static const char *flag_name(const struct kt_getopt *g, char *buf, size_t size)
 	return buf;
 }
 
-int kt_getopt_next(struct kt_getopt *g)
+/* One option getopt_long returned: 0, or an enum kt_result after its message. */
+static int take_option(const struct kt_command_help *help, int c, int argc, char **argv,
+		       void *ctx)
 {
+	const struct kt_option *o;
+	const char *arg = optarg;
 	char name[64];
-	int c;
+	int ret;
 
+	if (c == 'h' && !find_row(help, 'h')) {
+		kt_usage(stdout, help);
+		return KT_HELP_SHOWN;
+	}
+	if (c == '?' || c == ':') {
+		fprintf(stderr, c == '?' ? "ktrace %s: unknown option '%s' (see 'ktrace %s -h')\n" :
+			"ktrace %s: option '%s' needs an argument (see 'ktrace %s -h')\n",
+			help->name, bad_flag(argv, name, sizeof(name)), help->name);
+		return KT_ERR_USAGE;
+	}
+	o = find_row(help, c);
+	if (!o)
+		return KT_ERR_FAILED;
+	if (!arg && o->arg == KT_ARG_OPTIONAL && (o->flags & KT_OPT_NEXT_WORD) && optind < argc &&
+	    argv[optind][0] != '-')
+		arg = argv[optind++];
+	ret = apply_row(help, o, arg, ctx);
+	if (ret && ret != -EINVAL && ret < KT_HELP_SHOWN)
+		fprintf(stderr, "ktrace %s: %s: %s\n", help->name, row_name(o, name, sizeof(name)),
+			strerror(-ret));
+	return kt_result_of(ret);
+}
+
+int kt_parse_options(const struct kt_command_help *help, int argc, char **argv, void *ctx,
+		     int *first_arg)
+{
+	char shortopts[256];
+	struct option *lo;
+	int c, ret = build_tables(help, shortopts, sizeof(shortopts), &lo);
+
+	if (ret) {
+		fprintf(stderr, "ktrace %s: %s\n", help->name, strerror(-ret));
+		return KT_ERR_FAILED;
+	}
 	optopt = 0;
-	c = getopt_long(g->argc, g->argv, g->shortopts, g->longopts, NULL);
-	g->arg = optarg;
-	if (c == '?') {
-		fprintf(stderr, "ktrace %s: unknown option '%s' (see 'ktrace %s -h')\n", g->help->name,
-			flag_name(g, name, sizeof(name)), g->help->name);
-		return '?';
+	while (!ret && (c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+		ret = take_option(help, c, argc, argv, ctx);
+		optopt = 0;
 	}
-	if (c == ':') {
-		fprintf(stderr, "ktrace %s: option '%s' needs an argument (see 'ktrace %s -h')\n",
-			g->help->name, flag_name(g, name, sizeof(name)), g->help->name);
-		return '?';
+	free(lo);
+	if (ret)
+		return ret;
+	if (first_arg) {
+		*first_arg = optind;
+	} else if (optind < argc) {
+		fprintf(stderr, "ktrace %s: unexpected argument '%s' (see 'ktrace %s -h')\n",
+			help->name, argv[optind], help->name);
+		return KT_ERR_USAGE;
 	}
-	return c;
-}
-
-int kt_getopt_index(const struct kt_getopt *g)
-{
-	(void)g;
-	return optind;
-}
-
-void kt_getopt_skip(struct kt_getopt *g)
-{
-	if (optind < g->argc)
-		optind++;
-}
-
-void kt_getopt_release(struct kt_getopt *g)
-{
-	free(g->longopts);
-	g->longopts = NULL;
+	return 0;
 }
 
 void kt_usage(FILE *out, const struct kt_command_help *help)

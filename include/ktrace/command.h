@@ -9,6 +9,7 @@
 enum kt_command_flags {
 	NEED_ROOT = 1 << 0,	/* refuse with one sentence when not root */
 	NEED_TRACEFS = 1 << 1,	/* mount tracefs when it is not mounted */
+	USAGE_EXIT_255 = 1 << 2,	/* a usage error exits 255, not 1 (as trace-cmd report) */
 };
 
 struct kt_command {
@@ -18,7 +19,10 @@ struct kt_command {
 	const char *summary;
 };
 
-/* Each command returns the process exit status (0 on success). */
+/*
+ * Each command returns the process exit status (0 on success), or an enum kt_result of
+ * ktrace/options.h (help shown, usage error, failure) that the dispatcher maps to one.
+ */
 int cmd_report(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_export(int argc, char **argv);

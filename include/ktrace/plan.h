@@ -46,6 +46,34 @@ struct plan_instance {
 	bool remove;		/* -v -B NAME: delete this instance instead */
 };
 
+/*
+ * What a command does with its plan, which decides what its options mean and which it allows:
+ * plan_parse, plan_check_latency and the commands read these, never the command's name.
+ */
+enum plan_caps {
+	PLAN_RUNS_COMMAND = 1 << 0,	/* record, stream: COMMAND [ARGS] after the options, -F */
+	PLAN_WRITES_FILE = 1 << 1,	/* record, extract: -o FILE, trace.dat by default */
+	PLAN_SENDS = 1 << 2,		/* record: -N HOST:PORT instead of a file */
+	/*
+	 * extract: the options pick what to read and nothing is set up: -s is the snapshot
+	 * buffer, -t the top instance too, -a every instance; a latency tracer may share the
+	 * kernel with other traced instances.
+	 */
+	PLAN_EXTRACTS = 1 << 3,
+};
+
+struct kt_command_help;
+
+/* A command that takes a plan: its option table (rows of ktrace/plan_options.h) and caps */
+struct plan_command {
+	const struct kt_command_help *help;
+	unsigned int caps;		/* enum plan_caps */
+};
+
+/* The plan commands' tables (cmd_record.c, cmd_start.c, cmd_stream.c) */
+extern const struct plan_command plan_cmd_record, plan_cmd_extract, plan_cmd_start,
+	plan_cmd_stream;
+
 struct plan {
 	struct plan_instance *instances;	/* [0] is the top instance */
 	int nr_instances;
@@ -73,18 +101,16 @@ struct plan {
 	bool net_udp;		/* --udp: data over UDP */
 	char **display_filters;	/* stream --filter: report's -F, on the printed events */
 	const char *cmd;	/* "record", "start", "extract": names messages */
+	unsigned int caps;	/* the command's enum plan_caps */
 };
 
-/* plan_parse's positive return when -h printed the usage: exit 0 without doing anything. */
-#define PLAN_HELP_SHOWN 1
-
 /*
- * Parses record-style options (cmd is "record", "start", "extract" for messages). argv[0] is
- * the command name. 0, PLAN_HELP_SHOWN, or negative errno after one message naming the flag.
+ * Parses the options of the command cmd (argv[0] is its name) into plan. 0, or an enum
+ * kt_result of ktrace/options.h: KT_HELP_SHOWN after the usage, KT_ERR_USAGE after one message
+ * naming the flag. Release the plan in every case.
  */
-int plan_parse(const char *cmd, int argc, char **argv, struct plan *plan);
+int plan_parse(const struct plan_command *cmd, int argc, char **argv, struct plan *plan);
 void plan_release(struct plan *plan);
-void plan_usage(FILE *out, const char *cmd);
 /* True when the instance asks for a function tracer or function filter (files that may EPERM). */
 bool plan_instance_wants_function(const struct plan_instance *inst);
 /* True when the instance has something to trace (a tracer or enabled events). */

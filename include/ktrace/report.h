@@ -127,30 +127,39 @@ enum report_filter_option {
 
 /* -i, as report_cli_parse takes it, as a row of a command's struct kt_option table */
 #define REPORT_INPUT_OPTION \
-	{ 'i', "input", KT_ARG_REQUIRED, "FILE", "read FILE (default trace.dat, or a bare FILE)" }
+	KT_OPT('i', "input", KT_ARG_REQUIRED, "FILE", \
+	       "read FILE (default trace.dat, or a bare FILE)")
 
 /* Those flags as rows of a command's struct kt_option table (needs ktrace/options.h). */
 #define REPORT_FILTER_OPTIONS \
-	{ 'F', NULL, KT_ARG_REQUIRED, "FILTER", "filter 'ev1,ev2' or 'ev: expr'; repeatable" }, \
-	{ 'v', NULL, KT_ARG_NONE, NULL, "the following -F filters drop what they match" }, \
-	{ 'I', NULL, KT_ARG_NONE, NULL, "leave out events in hard interrupt context" }, \
-	{ 'S', NULL, KT_ARG_NONE, NULL, "leave out events in soft interrupt context" }, \
-	{ REPORT_OPT_CPU, "cpu", KT_ARG_REQUIRED, "LIST", "only these CPUs, e.g. 0,2-3" }, \
-	{ REPORT_OPT_PID, "pid", KT_ARG_REQUIRED, "PID", "only events of PID (comma list)" }, \
-	{ REPORT_OPT_COMM, "comm", KT_ARG_REQUIRED, "COMM", "only events of tasks named COMM" }
+	KT_OPT('F', NULL, KT_ARG_REQUIRED, "FILTER", \
+	       "filter 'ev1,ev2' or 'ev: expr'; repeatable"), \
+	KT_OPT('v', NULL, KT_ARG_NONE, NULL, "the following -F filters drop what they match"), \
+	KT_OPT('I', NULL, KT_ARG_NONE, NULL, "leave out events in hard interrupt context"), \
+	KT_OPT('S', NULL, KT_ARG_NONE, NULL, "leave out events in soft interrupt context"), \
+	KT_OPT(REPORT_OPT_CPU, "cpu", KT_ARG_REQUIRED, "LIST", "only these CPUs, e.g. 0,2-3"), \
+	KT_OPT(REPORT_OPT_PID, "pid", KT_ARG_REQUIRED, "PID", "only events of PID (comma list)"), \
+	KT_OPT(REPORT_OPT_COMM, "comm", KT_ARG_REQUIRED, "COMM", "only events of tasks named COMM")
 
 /*
  * Applies filter flag `id` to `o`: 0, 1 when `id` is not a filter flag, or -EINVAL after a
  * message naming "ktrace CMD" and the flag. `neg` is the parser's state (-v seen).
  */
 int report_opts_filter(struct report_opts *o, int id, const char *arg, bool *neg, const char *cmd);
-/* Fills `o` from argv; 0, 1 after -h (usage printed), or -EINVAL (message printed). */
+/* Fills `o` from argv: as report_cli_parse. */
 int report_opts_parse(struct report_opts *o, int argc, char **argv);
 void report_opts_release(struct report_opts *o);
 /* Parses "0-2,5" into o->cpu_set; -EINVAL with a message in err. */
 int report_parse_cpulist(struct report_opts *o, const char *list, struct strbuf *err);
 
 struct kt_command_help;
+
+/*
+ * What the run of a report_cli command returns for input trace-cmd refuses as it refuses a bad
+ * option (a -F that does not parse, a latency file among several -i): the command's usage
+ * error, 255 for report. Negative, but not an errno.
+ */
+#define REPORT_ERR_USAGE (-4096)
 
 /*
  * The front end of a command that reads one trace.dat file through the filters above (report,
@@ -168,26 +177,29 @@ struct report_cli {
 	/* once every option is known: 0, or -EINVAL after a message (may be NULL) */
 	int (*check)(void *priv);
 	/*
-	 * The work: 0; a negative errno, its message in err (empty: the input and strerror);
-	 * or a positive exit status, its message (if any) printed.
+	 * The work: 0; a negative errno or REPORT_ERR_USAGE, its message in err (empty: the
+	 * input and strerror); or a positive exit status, its message (if any) printed.
 	 */
 	int (*run)(void *priv, struct strbuf *err);
 	/* exit status after run's negative errno (NULL: 1) */
 	int (*fail_status)(void *priv, int ret, const struct strbuf *err);
 	/* after the message, before the options are released (may be NULL) */
 	void (*release)(void *priv);
-	int usage_status;			/* after a bad option; 0 means 1 */
 	/* as trace-cmd report: what follows a bare FILE is not read (else options may follow) */
 	bool file_ends_args;
 	/* -i may be repeated (report): the later files go to o->more_inputs */
 	bool multi_input;
 };
 
-/* Fills cli->o from argv: 0, 1 after -h (usage printed), or -EINVAL (message printed). */
+/*
+ * Fills cli->o from argv: 0, or an enum kt_result of ktrace/options.h (KT_HELP_SHOWN after
+ * the usage, KT_ERR_USAGE after a message).
+ */
 int report_cli_parse(const struct report_cli *cli, int argc, char **argv);
 /*
  * Given report_cli_parse's (or report_opts_parse's) result: runs the command when it is 0,
- * prints the one message of a failure, releases everything; returns the exit status.
+ * prints the one message of a failure, releases everything; returns the exit status or an
+ * enum kt_result (the dispatcher's to map: report's usage errors exit 255).
  */
 int report_cli_run(const struct report_cli *cli, int parsed);
 /*

@@ -19,7 +19,7 @@
 enum { OPT_PERFETTO = REPORT_OPT_FIRST_FREE };
 
 static const struct kt_option export_options[] = {
-	{ OPT_PERFETTO, "perfetto", KT_ARG_REQUIRED, "OUT", "write a Perfetto trace to OUT" },
+	KT_OPT(OPT_PERFETTO, "perfetto", KT_ARG_REQUIRED, "OUT", "write a Perfetto trace to OUT"),
 	REPORT_INPUT_OPTION,
 	REPORT_FILTER_OPTIONS,
 	{ 0 }

@@ -19,9 +19,9 @@ enum { OPT_BY = REPORT_OPT_FIRST_FREE, OPT_KEY, OPT_FORMAT };
 
 static const struct kt_option hist_options[] = {
 	REPORT_INPUT_OPTION,
-	{ OPT_BY, "by", KT_ARG_REQUIRED, "task", "wakeup: a histogram per task" },
-	{ OPT_KEY, "key", KT_ARG_REQUIRED, "FIELD", "event: count the values of FIELD" },
-	{ OPT_FORMAT, "format", KT_ARG_REQUIRED, "FMT", "text (default) or json" },
+	KT_OPT(OPT_BY, "by", KT_ARG_REQUIRED, "task", "wakeup: a histogram per task"),
+	KT_OPT(OPT_KEY, "key", KT_ARG_REQUIRED, "FIELD", "event: count the values of FIELD"),
+	KT_OPT(OPT_FORMAT, "format", KT_ARG_REQUIRED, "FMT", "text (default) or json"),
 	REPORT_FILTER_OPTIONS,
 	{ 0 }
 };
@@ -201,7 +201,7 @@ int cmd_hist(int argc, char **argv)
 	int ret;
 
 	/* the kind and, for `event`, its EVENT come before the options */
-	ret = parse_kind(&a, &argc, &argv);
+	ret = kt_result_of(parse_kind(&a, &argc, &argv));
 	if (!ret)
 		ret = report_cli_parse(&cli, argc, argv);
 	return report_cli_run(&cli, ret);

@@ -23,31 +23,6 @@ enum {
 	OPT_TIMEOUT,
 };
 
-static const struct kt_option listen_options[] = {
-	{ 'p', "port", KT_ARG_REQUIRED, "PORT", "TCP port to listen on (0: any free port)" },
-	{ 'd', NULL, KT_ARG_REQUIRED, "DIR", "write the files into DIR (default: .)" },
-	{ 'o', NULL, KT_ARG_REQUIRED, "BASE", "file names start with BASE (default: trace)" },
-	{ 'D', NULL, KT_ARG_NONE, NULL, "run as a daemon" },
-	{ 'l', NULL, KT_ARG_REQUIRED, "LOGFILE", "append the log to LOGFILE instead of stderr" },
-	{ OPT_BIND, "bind", KT_ARG_REQUIRED, "ADDR", "listen on ADDR only (default: all)" },
-	{ OPT_MAX_CLIENTS, "max-clients", KT_ARG_REQUIRED, "N",
-	  "serve at most N clients at once (default 64)" },
-	{ OPT_MAX_MESSAGE, "max-message", KT_ARG_REQUIRED, "BYTES",
-	  "refuse protocol messages bigger than BYTES (default 8192, as trace-cmd)" },
-	{ OPT_MAX_FILE, "max-file", KT_ARG_REQUIRED, "SIZE",
-	  "store at most SIZE bytes per client, K/M/G suffixes (default 8G)" },
-	{ OPT_TIMEOUT, "timeout", KT_ARG_REQUIRED, "SECS",
-	  "drop a client silent for SECS before its recording starts (default 30)" },
-	{ 0, NULL, KT_ARG_NONE, NULL, NULL },
-};
-
-static const struct kt_command_help listen_help = {
-	.name = "listen",
-	.usage = "-p PORT [-d DIR] [-o BASE] [-D] [-l LOGFILE] [--bind ADDR]",
-	.summary = "receive traces from remote 'record -N' clients",
-	.options = listen_options,
-};
-
 static int parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
 	char *end;
@@ -83,8 +58,9 @@ static int bad_value(const char *flag, const char *arg, const char *why)
 	return -EINVAL;
 }
 
-static int set_option(struct listen_config *cfg, int id, const char *arg)
+static int set_option(void *ctx, int id, const char *arg)
 {
+	struct listen_config *cfg = ctx;
 	uint64_t v;
 
 	switch (id) {
@@ -94,20 +70,8 @@ static int set_option(struct listen_config *cfg, int id, const char *arg)
 			return bad_value("-p", arg, "expected a port number, 0 to 65535");
 		cfg->port = arg;
 		return 0;
-	case 'd':
-		cfg->dir = arg;
-		return 0;
-	case 'o':
-		cfg->base = arg;
-		return 0;
 	case 'D':
 		cfg->daemonize = 1;
-		return 0;
-	case 'l':
-		cfg->logfile = arg;
-		return 0;
-	case OPT_BIND:
-		cfg->bind_addr = arg;
 		return 0;
 	case OPT_MAX_CLIENTS:
 		if (parse_size(arg, 1, 100000, &v))
@@ -132,30 +96,50 @@ static int set_option(struct listen_config *cfg, int id, const char *arg)
 	return -EINVAL;
 }
 
+static const struct kt_option listen_options[] = {
+	KT_OPT('p', "port", KT_ARG_REQUIRED, "PORT", "TCP port to listen on (0: any free port)"),
+	KT_STRING('d', NULL, "DIR", struct listen_config, dir,
+		  "write the files into DIR (default: .)"),
+	KT_STRING('o', NULL, "BASE", struct listen_config, base,
+		  "file names start with BASE (default: trace)"),
+	KT_OPT('D', NULL, KT_ARG_NONE, NULL, "run as a daemon"),
+	KT_STRING('l', NULL, "LOGFILE", struct listen_config, logfile,
+		  "append the log to LOGFILE instead of stderr"),
+	KT_STRING(OPT_BIND, "bind", "ADDR", struct listen_config, bind_addr,
+		  "listen on ADDR only (default: all)"),
+	KT_OPT(OPT_MAX_CLIENTS, "max-clients", KT_ARG_REQUIRED, "N",
+	       "serve at most N clients at once (default 64)"),
+	KT_OPT(OPT_MAX_MESSAGE, "max-message", KT_ARG_REQUIRED, "BYTES",
+	       "refuse protocol messages bigger than BYTES (default 8192, as trace-cmd)"),
+	KT_OPT(OPT_MAX_FILE, "max-file", KT_ARG_REQUIRED, "SIZE",
+	       "store at most SIZE bytes per client, K/M/G suffixes (default 8G)"),
+	KT_OPT(OPT_TIMEOUT, "timeout", KT_ARG_REQUIRED, "SECS",
+	       "drop a client silent for SECS before its recording starts (default 30)"),
+	{ 0 },
+};
+
+static const struct kt_command_help listen_help = {
+	.name = "listen",
+	.usage = "-p PORT [-d DIR] [-o BASE] [-D] [-l LOGFILE] [--bind ADDR]",
+	.summary = "receive traces from remote 'record -N' clients",
+	.options = listen_options,
+	.option = set_option,
+};
+
 static int parse_args(struct listen_config *cfg, int argc, char **argv)
 {
-	struct kt_getopt g;
-	int id, ret = kt_getopt_init(&g, &listen_help, argc, argv);
+	int ret = kt_parse_options(&listen_help, argc, argv, cfg, NULL);
 
-	while (!ret && (id = kt_getopt_next(&g)) != -1) {
-		if (id == 'h') {
-			kt_usage(stdout, &listen_help);
-			ret = 1;
-		} else {
-			ret = set_option(cfg, id, g.arg);
-		}
-	}
-	if (!ret && kt_getopt_index(&g) < argc)
-		ret = bad_value("argument", argv[kt_getopt_index(&g)], "listen takes no arguments");
-	kt_getopt_release(&g);
-	if (!ret && !cfg->port) {
+	if (ret)
+		return ret;
+	if (!cfg->port) {
 		fprintf(stderr, "ktrace listen: -p PORT is required (see 'ktrace listen -h')\n");
-		ret = -EINVAL;
+		return KT_ERR_USAGE;
 	}
 	/* BASE becomes part of a file name in DIR: it may not name another directory. */
-	if (!ret && (!cfg->base[0] || strchr(cfg->base, '/')))
-		ret = bad_value("-o", cfg->base, "a file name prefix without '/'");
-	return ret;
+	if (!cfg->base[0] || strchr(cfg->base, '/'))
+		return kt_result_of(bad_value("-o", cfg->base, "a file name prefix without '/'"));
+	return 0;
 }
 
 int cmd_listen(int argc, char **argv)
@@ -168,7 +152,7 @@ int cmd_listen(int argc, char **argv)
 	int dir_fd, ret = parse_args(&cfg, argc, argv);
 
 	if (ret)
-		return ret > 0 ? 0 : 1;
+		return ret;
 	dir_fd = open(cfg.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dir_fd < 0) {
 		fprintf(stderr, "ktrace listen: -d %s: %s\n", cfg.dir, strerror(errno));

@@ -6,7 +6,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,27 +20,6 @@
 
 enum { OPT_FULL = 256 };
 
-static const struct kt_option list_options[] = {
-	{ 'e', NULL, KT_ARG_OPTIONAL, "REGEX", "list events (system:event) matching REGEX" },
-	{ 'F', NULL, KT_ARG_NONE, NULL, "with -e: print each event's format" },
-	{ OPT_FULL, "full", KT_ARG_NONE, NULL, "with -F: include the print fmt line" },
-	{ 'l', NULL, KT_ARG_NONE, NULL, "with -e: print each event's filter" },
-	{ 'R', NULL, KT_ARG_NONE, NULL, "with -e: print each event's triggers" },
-	{ 't', NULL, KT_ARG_NONE, NULL, "list the tracers" },
-	{ 'o', NULL, KT_ARG_NONE, NULL, "list the trace options and their state" },
-	{ 'f', NULL, KT_ARG_OPTIONAL, "REGEX", "list the functions that can be filtered" },
-	{ 'C', NULL, KT_ARG_NONE, NULL, "list the clocks (the current one in [])" },
-	{ 'B', NULL, KT_ARG_NONE, NULL, "list the instances" },
-	{ 'c', NULL, KT_ARG_NONE, NULL, "list the compressions ktrace writes" },
-	{ 0 },
-};
-
-static const struct kt_command_help list_help = {
-	"list", "[-e [REGEX] [-F [--full]|-l|-R]] [-t] [-o] [-f [REGEX]] [-C] [-B] [-c]",
-	"List what the running kernel offers for tracing.",
-	list_options,
-};
-
 enum {
 	SHOW_FORMAT = 1 << 0,
 	SHOW_FULL = 1 << 1,
@@ -52,7 +30,53 @@ enum {
 struct list_args {
 	bool events, tracers, options, functions, clocks, instances, compressions;
 	const char *event_re, *func_re;
-	int event_flags;
+	unsigned int event_flags;
+};
+
+/* -e [REGEX] and -f [REGEX] */
+static int set_regex(void *ctx, int id, const char *arg)
+{
+	struct list_args *a = ctx;
+
+	if (id == 'e') {
+		a->events = true;
+		a->event_re = arg;
+	} else {
+		a->functions = true;
+		a->func_re = arg;
+	}
+	return 0;
+}
+
+/* "-e REGEX" with a separate argument too: getopt only attaches optional arguments glued on */
+#define LIST_MATCHING(ID, HELP) \
+	{ .id = (ID), .arg = KT_ARG_OPTIONAL, .arg_name = "REGEX", .help = (HELP), \
+	  .fn = set_regex, .flags = KT_OPT_NEXT_WORD }
+
+static const struct kt_option list_options[] = {
+	LIST_MATCHING('e', "list events (system:event) matching REGEX"),
+	KT_BITS('F', NULL, struct list_args, event_flags, SHOW_FORMAT,
+		"with -e: print each event's format"),
+	KT_BITS(OPT_FULL, "full", struct list_args, event_flags, SHOW_FORMAT | SHOW_FULL,
+		"with -F: include the print fmt line"),
+	KT_BITS('l', NULL, struct list_args, event_flags, SHOW_FILTER,
+		"with -e: print each event's filter"),
+	KT_BITS('R', NULL, struct list_args, event_flags, SHOW_TRIGGER,
+		"with -e: print each event's triggers"),
+	KT_BOOL('t', NULL, struct list_args, tracers, "list the tracers"),
+	KT_BOOL('o', NULL, struct list_args, options, "list the trace options and their state"),
+	LIST_MATCHING('f', "list the functions that can be filtered"),
+	KT_BOOL('C', NULL, struct list_args, clocks, "list the clocks (the current one in [])"),
+	KT_BOOL('B', NULL, struct list_args, instances, "list the instances"),
+	KT_BOOL('c', NULL, struct list_args, compressions, "list the compressions ktrace writes"),
+	{ 0 },
+};
+
+static const struct kt_command_help list_help = {
+	.name = "list",
+	.usage = "[-e [REGEX] [-F [--full]|-l|-R]] [-t] [-o] [-f [REGEX]] [-C] [-B] [-c]",
+	.summary = "List what the running kernel offers for tracing.",
+	.options = list_options,
 };
 
 static int print_file(const char *file)
@@ -80,7 +104,7 @@ static int compile(regex_t *re, const char *pattern, const char *flag)
 }
 
 /* The format without its print fmt line unless --full, as trace-cmd prints it. */
-static void print_event_detail(const char *sys, const char *name, int flags)
+static void print_event_detail(const char *sys, const char *name, unsigned int flags)
 {
 	const char *file = flags & SHOW_FORMAT ? "format" : flags & SHOW_FILTER ? "filter" :
 			   "trigger";
@@ -318,88 +342,13 @@ static int list_everything(const struct list_args *a)
 	return ret;
 }
 
-static int set_flag(struct list_args *a, int id, const char *arg)
-{
-	switch (id) {
-	case 'e':
-		a->events = true;
-		a->event_re = arg;
-		return 0;
-	case 'F':
-		a->event_flags |= SHOW_FORMAT;
-		return 0;
-	case OPT_FULL:
-		a->event_flags |= SHOW_FORMAT | SHOW_FULL;
-		return 0;
-	case 'l':
-		a->event_flags |= SHOW_FILTER;
-		return 0;
-	case 'R':
-		a->event_flags |= SHOW_TRIGGER;
-		return 0;
-	case 'f':
-		a->functions = true;
-		a->func_re = arg;
-		return 0;
-	case 't':
-		a->tracers = true;
-		return 0;
-	case 'o':
-		a->options = true;
-		return 0;
-	case 'C':
-		a->clocks = true;
-		return 0;
-	case 'B':
-		a->instances = true;
-		return 0;
-	case 'c':
-		a->compressions = true;
-		return 0;
-	}
-	return -EINVAL;
-}
-
-/* "-e REGEX" with a separate argument: getopt only attaches optional arguments glued on. */
-static const char *optional_arg(struct kt_getopt *g, int argc, char **argv)
-{
-	int next = kt_getopt_index(g);
-
-	if (g->arg)
-		return g->arg;
-	if (next < argc && argv[next][0] != '-') {
-		optind++;
-		return argv[next];
-	}
-	return NULL;
-}
-
-static int parse_args(struct list_args *a, int argc, char **argv)
-{
-	struct kt_getopt g;
-	int id, ret = kt_getopt_init(&g, &list_help, argc, argv);
-
-	while (!ret && (id = kt_getopt_next(&g)) != -1) {
-		if (id == 'h') {
-			kt_usage(stdout, &list_help);
-			ret = PLAN_HELP_SHOWN;
-		} else if (id == 'e' || id == 'f') {
-			ret = set_flag(a, id, optional_arg(&g, argc, argv));
-		} else {
-			ret = set_flag(a, id, NULL);
-		}
-	}
-	kt_getopt_release(&g);
-	return ret;
-}
-
 int cmd_list(int argc, char **argv)
 {
 	struct list_args a = { 0 };
-	int ret = parse_args(&a, argc, argv);
+	int ret = kt_parse_options(&list_help, argc, argv, &a, NULL);
 
 	if (ret)
-		return ret == PLAN_HELP_SHOWN ? 0 : 1;
+		return ret;
 	if (a.event_flags && !a.events)
 		a.events = true;
 	if (!(a.events || a.tracers || a.options || a.functions || a.clocks || a.instances ||

@@ -20,6 +20,7 @@
 #include "ktrace/command.h"
 #include "ktrace/dat_writer.h"
 #include "ktrace/plan.h"
+#include "ktrace/plan_options.h"
 #include "ktrace/session.h"
 #include "record_date.h"
 #include "record_net.h"
@@ -348,7 +349,7 @@ static int record_run(struct record_run *run)
 	return ret;
 }
 
-static int run_command(const char *cmd, int argc, char **argv,
+static int run_command(const struct plan_command *cmd, int argc, char **argv,
 		       int (*fn)(struct record_run *run))
 {
 	struct plan plan;
@@ -358,9 +359,9 @@ static int run_command(const char *cmd, int argc, char **argv,
 	memset(&plan, 0, sizeof(plan));
 	memset(&run, 0, sizeof(run));
 	run.plan = &plan;
-	run.cmd = cmd;
+	run.cmd = cmd->help->name;
 	run.out_fd = -1;
-	trace_session_init(&run.trace, &plan, cmd);
+	trace_session_init(&run.trace, &plan, run.cmd);
 	ret = plan_parse(cmd, argc, argv, &plan);
 	run.latency = ret ? -1 : plan_latency_instance(&plan);
 	if (!ret)
@@ -368,12 +369,29 @@ static int run_command(const char *cmd, int argc, char **argv,
 	plan_release(&plan);
 	strbuf_release(&run.err);
 	rec_session_release(&run.session);
-	return ret == PLAN_HELP_SHOWN ? 0 : ret ? 1 : 0;
+	return kt_result_of(ret);
 }
+
+static const struct kt_option record_options[] = {
+	PLAN_OPTIONS
+	{ 0 },
+};
+
+static const struct kt_command_help record_help = {
+	.name = "record",
+	.usage = "[OPTIONS] [[--] COMMAND [ARGS]]",
+	.summary = "Configure ftrace from the options; record the trace while COMMAND runs (or "
+		   "until Ctrl-C without one).",
+	.options = record_options,
+};
+
+const struct plan_command plan_cmd_record = {
+	&record_help, PLAN_RUNS_COMMAND | PLAN_WRITES_FILE | PLAN_SENDS,
+};
 
 int cmd_record(int argc, char **argv)
 {
-	return run_command("record", argc, argv, record_run);
+	return run_command(&plan_cmd_record, argc, argv, record_run);
 }
 
 /*
@@ -476,7 +494,35 @@ static int extract_run(struct record_run *run)
 	return ret;
 }
 
+/*
+ * extract reads what is there: no events or filters, and -s means the snapshot buffer. It
+ * changes no setting, so trace-cmd's -O, -k and --date (which set options, keep tracing on, and
+ * write a date marker) are not in its table: they are unknown options.
+ */
+static const struct kt_option extract_options[] = {
+	KT_OPT('p', NULL, KT_ARG_REQUIRED, "TRACER", "the tracer whose data is extracted"),
+	KT_OPT('o', NULL, KT_ARG_REQUIRED, "FILE", "output file (default trace.dat)"),
+	KT_OPT('B', NULL, KT_ARG_REQUIRED, "INSTANCE", "extract INSTANCE (repeatable)"),
+	KT_OPT('a', NULL, KT_ARG_NONE, NULL, "extract every instance"),
+	KT_OPT('t', NULL, KT_ARG_NONE, NULL, "the top instance too (with -B or -a)"),
+	KT_OPT('s', NULL, KT_ARG_NONE, NULL, "extract the snapshot buffer"),
+	KT_OPT('q', NULL, KT_ARG_NONE, NULL, "quiet"),
+	PLAN_FILE_FORMAT_OPTIONS
+	{ 0 },
+};
+
+static const struct kt_command_help extract_help = {
+	.name = "extract",
+	.usage = "[OPTIONS]",
+	.summary = "Save what the kernel buffers hold into a trace.dat file.",
+	.options = extract_options,
+};
+
+const struct plan_command plan_cmd_extract = {
+	&extract_help, PLAN_WRITES_FILE | PLAN_EXTRACTS,
+};
+
 int cmd_extract(int argc, char **argv)
 {
-	return run_command("extract", argc, argv, extract_run);
+	return run_command(&plan_cmd_extract, argc, argv, extract_run);
 }

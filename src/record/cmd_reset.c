@@ -18,76 +18,40 @@
 
 enum { OPT_RESTORE = 256 };
 
-static const struct kt_option reset_options[] = {
-	{ 'b', NULL, KT_ARG_REQUIRED, "KB", "set the buffers to KB per CPU (default: boot size)" },
-	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "reset INSTANCE (repeatable)" },
-	{ 'a', NULL, KT_ARG_NONE, NULL, "reset every instance and the top one" },
-	{ 't', NULL, KT_ARG_NONE, NULL, "reset the top instance too (with -B)" },
-	{ 'd', NULL, KT_ARG_NONE, NULL, "delete the -B/-a instances after the reset" },
-	{ OPT_RESTORE, "restore", KT_ARG_NONE, NULL,
-	  "undo what a killed ktrace record/start changed (from its journal)" },
-	{ 0 },
-};
-
-static const struct kt_command_help reset_help = {
-	"reset", "[-b KB] [-B INSTANCE]... [-a] [-t] [-d] | --restore",
-	"Disable tracing and put tracefs back to its defaults: nop tracer, events off, filters, "
-	"triggers and pid lists cleared, local clock, all CPUs, default options and buffer size, "
-	"tracing_on=1.",
-	reset_options,
-};
-
 struct reset_args {
 	char **instances;
 	bool all, top, delete, restore;
 	struct reset_ctx ctx;
 };
 
-static int parse_one(struct reset_args *a, int id, const char *arg)
-{
-	struct plan msg_plan = { .cmd = "reset" };
+static const struct kt_option reset_options[] = {
+	KT_INT('b', NULL, "KB", struct reset_args, ctx.buffer_kb, 1, 1 << 30,
+	       "set the buffers to KB per CPU (default: boot size)"),
+	KT_STRING_LIST('B', NULL, "INSTANCE", struct reset_args, instances,
+		       "reset INSTANCE (repeatable)"),
+	KT_BOOL('a', NULL, struct reset_args, all, "reset every instance and the top one"),
+	KT_BOOL('t', NULL, struct reset_args, top, "reset the top instance too (with -B)"),
+	KT_BOOL('d', NULL, struct reset_args, delete, "delete the -B/-a instances after the reset"),
+	KT_BOOL(OPT_RESTORE, "restore", struct reset_args, restore,
+		"undo what a killed ktrace record/start changed (from its journal)"),
+	{ 0 },
+};
 
-	switch (id) {
-	case 'b':
-		return plan_parse_int(&msg_plan, "-b", arg, 1, 1 << 30, &a->ctx.buffer_kb);
-	case 'B':
-		return plan_strv_push(&a->instances, arg);
-	case 'a':
-		a->all = true;
-		return 0;
-	case 't':
-		a->top = true;
-		return 0;
-	case 'd':
-		a->delete = true;
-		return 0;
-	case OPT_RESTORE:
-		a->restore = true;
-		return 0;
-	}
-	return -EINVAL;
-}
+static const struct kt_command_help reset_help = {
+	.name = "reset",
+	.usage = "[-b KB] [-B INSTANCE]... [-a] [-t] [-d] | --restore",
+	.summary = "Disable tracing and put tracefs back to its defaults: nop tracer, events off, "
+		   "filters, triggers and pid lists cleared, local clock, all CPUs, default "
+		   "options and buffer size, tracing_on=1.",
+	.options = reset_options,
+};
 
 static int parse_args(struct reset_args *a, int argc, char **argv)
 {
-	struct plan msg_plan = { .cmd = "reset" };
-	struct kt_getopt g;
-	int id, ret = kt_getopt_init(&g, &reset_help, argc, argv);
+	int ret = kt_parse_options(&reset_help, argc, argv, a, NULL);
 
-	while (!ret && (id = kt_getopt_next(&g)) != -1) {
-		if (id == 'h') {
-			kt_usage(stdout, &reset_help);
-			ret = PLAN_HELP_SHOWN;
-		} else {
-			ret = parse_one(a, id, g.arg);
-		}
-	}
-	if (!ret && kt_getopt_index(&g) < argc)
-		ret = plan_err_flag(&msg_plan, "argument", argv[kt_getopt_index(&g)],
-				    "is not expected");
-	kt_getopt_release(&g);
 	if (!ret && a->delete && !a->all && !a->instances)
-		ret = plan_err_flag(&msg_plan, "-d", "", "needs -B or -a (the top instance stays)");
+		ret = kt_usage_error("reset", "-d", "", "needs -B or -a (the top instance stays)");
 	return ret;
 }
 
@@ -160,11 +124,11 @@ int cmd_reset(int argc, char **argv)
 	int i, ret, err = 0;
 
 	ret = parse_args(&a, argc, argv);
-	if (!ret && a.all)
-		ret = collect_all(&a);
+	if (!ret && a.all && collect_all(&a))
+		ret = KT_ERR_FAILED;
 	if (ret) {
-		plan_strv_free(a.instances);
-		return ret == PLAN_HELP_SHOWN ? 0 : 1;
+		kt_strv_free(a.instances);
+		return ret;
 	}
 	if (a.restore) {
 		plan_strv_free(a.instances);

@@ -36,40 +36,6 @@ static const char *const show_files[] = {
 
 #define NR_SHOW_FILES (sizeof(show_files) / sizeof(show_files[0]))
 
-static const struct kt_option show_options[] = {
-	{ 'p', NULL, KT_ARG_NONE, NULL, "read trace_pipe (consumes events, waits for more)" },
-	{ 's', NULL, KT_ARG_NONE, NULL, "read the snapshot file" },
-	{ 'c', NULL, KT_ARG_REQUIRED, "CPU", "read only that CPU's file" },
-	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "read from INSTANCE" },
-	{ 'f', NULL, KT_ARG_NONE, NULL, "print the path of the file first" },
-	{ OPT_HIST, "hist", KT_ARG_NONE, NULL,
-	  "print the histogram of the EVENT argument, or list the events with hist triggers" },
-	{ OPT_CLEAR, "clear", KT_ARG_NONE, NULL,
-	  "with --hist EVENT: then zero its histogram (the trigger stays)" },
-	{ OPT_FIRST_FILE + 0, "tracing_on", KT_ARG_NONE, NULL, "print tracing_on" },
-	{ OPT_FIRST_FILE + 1, "current_tracer", KT_ARG_NONE, NULL, "print current_tracer" },
-	{ OPT_FIRST_FILE + 2, "buffer_size", KT_ARG_NONE, NULL, "print buffer_size_kb" },
-	{ OPT_FIRST_FILE + 3, "buffer_total_size", KT_ARG_NONE, NULL,
-	  "print buffer_total_size_kb" },
-	{ OPT_FIRST_FILE + 4, "ftrace_filter", KT_ARG_NONE, NULL, "print set_ftrace_filter" },
-	{ OPT_FIRST_FILE + 5, "ftrace_notrace", KT_ARG_NONE, NULL, "print set_ftrace_notrace" },
-	{ OPT_FIRST_FILE + 6, "ftrace_pid", KT_ARG_NONE, NULL, "print set_ftrace_pid" },
-	{ OPT_FIRST_FILE + 7, "graph_function", KT_ARG_NONE, NULL, "print set_graph_function" },
-	{ OPT_FIRST_FILE + 8, "graph_notrace", KT_ARG_NONE, NULL, "print set_graph_notrace" },
-	{ OPT_FIRST_FILE + 9, "cpumask", KT_ARG_NONE, NULL, "print tracing_cpumask" },
-	{ OPT_FIRST_FILE + 10, "max_latency", KT_ARG_NONE, NULL, "print tracing_max_latency" },
-	{ 0 },
-};
-
-static const struct kt_command_help show_help = {
-	"show",
-	"[-p|-s] [-c CPU] [-B INSTANCE] [-f] [--FILE]... [FILE]... | [-B INSTANCE] --hist [--clear] "
-	"[EVENT]",
-	"Print what tracefs holds now: the trace file by default, or the settings named by the "
-	"--FILE flags, or any tracefs FILE by its path under the instance's folder.",
-	show_options,
-};
-
 struct show_args {
 	const char *instance;
 	const char *cpu;
@@ -158,83 +124,82 @@ static int check_name(const char *name)
 	return 0;
 }
 
-static int parse_one(struct show_args *a, int id, const char *arg)
+/* --FILE: the file show_files[id - OPT_FIRST_FILE] */
+static int add_file(void *ctx, int id, const char *arg)
 {
-	switch (id) {
-	case 'p':
-		a->pipe = true;
-		return 0;
-	case 's':
-		a->snapshot = true;
-		return 0;
-	case 'f':
-		a->show_name = true;
-		return 0;
-	case 'c':
-		a->cpu = arg;
-		return 0;
-	case 'B':
-		a->instance = arg;
-		return 0;
-	case OPT_HIST:
-		a->hist = true;
-		return 0;
-	case OPT_CLEAR:
-		a->clear = true;
-		return 0;
-	}
-	if (id < OPT_FIRST_FILE || id >= OPT_FIRST_FILE + (int)NR_SHOW_FILES)
-		return -EINVAL;
+	struct show_args *a = ctx;
+
 	if (a->nr_files < (int)NR_SHOW_FILES)
 		a->files[a->nr_files++] = id - OPT_FIRST_FILE;
 	return 0;
 }
 
+static const struct kt_option show_options[] = {
+	KT_BOOL('p', NULL, struct show_args, pipe,
+		"read trace_pipe (consumes events, waits for more)"),
+	KT_BOOL('s', NULL, struct show_args, snapshot, "read the snapshot file"),
+	KT_STRING('c', NULL, "CPU", struct show_args, cpu, "read only that CPU's file"),
+	KT_STRING('B', NULL, "INSTANCE", struct show_args, instance, "read from INSTANCE"),
+	KT_BOOL('f', NULL, struct show_args, show_name, "print the path of the file first"),
+	KT_BOOL(OPT_HIST, "hist", struct show_args, hist,
+		"print the histogram of the EVENT argument, or list the events with hist triggers"),
+	KT_BOOL(OPT_CLEAR, "clear", struct show_args, clear,
+		"with --hist EVENT: then zero its histogram (the trigger stays)"),
+	KT_OPT(OPT_FIRST_FILE + 0, "tracing_on", KT_ARG_NONE, NULL, "print tracing_on"),
+	KT_OPT(OPT_FIRST_FILE + 1, "current_tracer", KT_ARG_NONE, NULL, "print current_tracer"),
+	KT_OPT(OPT_FIRST_FILE + 2, "buffer_size", KT_ARG_NONE, NULL, "print buffer_size_kb"),
+	KT_OPT(OPT_FIRST_FILE + 3, "buffer_total_size", KT_ARG_NONE, NULL,
+	       "print buffer_total_size_kb"),
+	KT_OPT(OPT_FIRST_FILE + 4, "ftrace_filter", KT_ARG_NONE, NULL, "print set_ftrace_filter"),
+	KT_OPT(OPT_FIRST_FILE + 5, "ftrace_notrace", KT_ARG_NONE, NULL, "print set_ftrace_notrace"),
+	KT_OPT(OPT_FIRST_FILE + 6, "ftrace_pid", KT_ARG_NONE, NULL, "print set_ftrace_pid"),
+	KT_OPT(OPT_FIRST_FILE + 7, "graph_function", KT_ARG_NONE, NULL, "print set_graph_function"),
+	KT_OPT(OPT_FIRST_FILE + 8, "graph_notrace", KT_ARG_NONE, NULL, "print set_graph_notrace"),
+	KT_OPT(OPT_FIRST_FILE + 9, "cpumask", KT_ARG_NONE, NULL, "print tracing_cpumask"),
+	KT_OPT(OPT_FIRST_FILE + 10, "max_latency", KT_ARG_NONE, NULL, "print tracing_max_latency"),
+	{ 0 },
+};
+
+static const struct kt_command_help show_help = {
+	.name = "show",
+	.usage = "[-p|-s] [-c CPU] [-B INSTANCE] [-f] [--FILE]... [FILE]... | [-B INSTANCE] --hist "
+		 "[--clear] [EVENT]",
+	.summary = "Print what tracefs holds now: the trace file by default, or the settings named "
+		   "by the --FILE flags, or any tracefs FILE by its path under the instance's "
+		   "folder.",
+	.options = show_options,
+	.option = add_file,
+};
+
 static int parse_args(struct show_args *a, int argc, char **argv)
 {
-	struct kt_getopt g;
-	int i, id, ret = kt_getopt_init(&g, &show_help, argc, argv);
+	int i, next, first, ret = kt_parse_options(&show_help, argc, argv, a, &first);
 
-	while (!ret) {
-		id = kt_getopt_next(&g);
-		/* --hist EVENT --clear: options may follow the one EVENT --hist takes */
-		if (id == -1 && a->hist && !a->hist_event && kt_getopt_index(&g) < argc - 1) {
-			a->hist_event = argv[kt_getopt_index(&g)];
-			kt_getopt_skip(&g);
-			continue;
-		}
-		if (id == -1)
-			break;
-		if (id == 'h') {
-			kt_usage(stdout, &show_help);
-			ret = PLAN_HELP_SHOWN;
-		} else {
-			ret = parse_one(a, id, g.arg);
-		}
+	/* --hist EVENT --clear: options may follow the one EVENT --hist takes */
+	if (!ret && a->hist && first < argc - 1) {
+		a->hist_event = argv[first];
+		ret = kt_parse_options(&show_help, argc - first, argv + first, a, &next);
+		first += next;
 	}
-	if (!ret && a->hist && kt_getopt_index(&g) < argc && (a->hist_event ||
-							       kt_getopt_index(&g) < argc - 1)) {
-		fprintf(stderr, "ktrace show: argument '%s' is not expected (--hist takes one "
-			"EVENT)\n", argv[argc - 1]);
-		ret = -EINVAL;
-	} else if (!ret && a->hist && kt_getopt_index(&g) == argc - 1) {
+	if (ret)
+		return ret;
+	if (a->hist && first < argc && (a->hist_event || first < argc - 1))
+		return kt_usage_error("show", "argument", argv[argc - 1],
+				      "is not expected (--hist takes one EVENT)");
+	if (a->hist && first == argc - 1) {
 		a->hist_event = argv[argc - 1];
-	} else if (!ret && !a->hist) {
-		a->names = argv + kt_getopt_index(&g);
-		a->nr_names = argc - kt_getopt_index(&g);
+	} else if (!a->hist) {
+		a->names = argv + first;
+		a->nr_names = argc - first;
 	}
-	for (i = 0; !ret && i < a->nr_names; i++)
-		ret = check_name(a->names[i]);
-	kt_getopt_release(&g);
-	if (!ret && a->clear && !a->hist_event) {
-		fprintf(stderr, "ktrace show: --clear goes with --hist EVENT\n");
-		ret = -EINVAL;
-	}
-	if (!ret && a->pipe && a->snapshot) {
-		fprintf(stderr, "ktrace show: -p and -s cannot be combined\n");
-		ret = -EINVAL;
-	}
-	return ret;
+	for (i = 0; i < a->nr_names; i++)
+		if (check_name(a->names[i]))
+			return KT_ERR_USAGE;
+	if (a->clear && !a->hist_event)
+		return kt_usage_error("show", "--clear", "", "goes with --hist EVENT");
+	if (a->pipe && a->snapshot)
+		return kt_usage_error("show", "-p and -s", "", "cannot be combined");
+	return 0;
 }
 
 static int show_trace(const struct show_args *a)
@@ -266,7 +231,7 @@ int cmd_show(int argc, char **argv)
 	int i, ret = parse_args(&a, argc, argv);
 
 	if (ret)
-		return ret == PLAN_HELP_SHOWN ? 0 : 1;
+		return ret;
 	if (a.instance && !tracefs_instance_exists(a.instance)) {
 		fprintf(stderr, "ktrace show: -B '%s': no such instance\n", a.instance);
 		return 1;

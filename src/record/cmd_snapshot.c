@@ -15,18 +15,39 @@
 #include "ktrace/options.h"
 #include "plan_internal.h"
 
+struct snapshot_args {
+	const char *instance;	/* -B */
+	int action;		/* 's', 'c', 'f', or 0 to print the snapshot */
+};
+
+static int set_action(void *ctx, int id, const char *arg)
+{
+	struct snapshot_args *a = ctx;
+
+	if (a->action && a->action != id) {
+		fprintf(stderr, "ktrace snapshot: -%c and -%c: give one of -s, -c, -f\n",
+			a->action, id);
+		return -EINVAL;
+	}
+	a->action = id;
+	return 0;
+}
+
 static const struct kt_option snapshot_options[] = {
-	{ 's', NULL, KT_ARG_NONE, NULL, "take a snapshot of the live buffer" },
-	{ 'c', NULL, KT_ARG_NONE, NULL, "clear the snapshot buffer" },
-	{ 'f', NULL, KT_ARG_NONE, NULL, "free the snapshot buffer" },
-	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "the snapshot of INSTANCE" },
+	KT_OPT('s', NULL, KT_ARG_NONE, NULL, "take a snapshot of the live buffer"),
+	KT_OPT('c', NULL, KT_ARG_NONE, NULL, "clear the snapshot buffer"),
+	KT_OPT('f', NULL, KT_ARG_NONE, NULL, "free the snapshot buffer"),
+	KT_STRING('B', NULL, "INSTANCE", struct snapshot_args, instance,
+		  "the snapshot of INSTANCE"),
 	{ 0 },
 };
 
 static const struct kt_command_help snapshot_help = {
-	"snapshot", "[-s | -c | -f] [-B INSTANCE]",
-	"Take, clear or free the snapshot buffer; without a flag, print it.",
-	snapshot_options,
+	.name = "snapshot",
+	.usage = "[-s | -c | -f] [-B INSTANCE]",
+	.summary = "Take, clear or free the snapshot buffer; without a flag, print it.",
+	.options = snapshot_options,
+	.option = set_action,
 };
 
 /* What is written to the snapshot file for each action. */
@@ -110,37 +131,10 @@ static int snapshot_run(const char *instance, int action)
 
 int cmd_snapshot(int argc, char **argv)
 {
-	const char *instance = NULL;
-	struct kt_getopt g;
-	int id, action = 0, ret;
+	struct snapshot_args a = { 0 };
+	int ret = kt_parse_options(&snapshot_help, argc, argv, &a, NULL);
 
-	ret = kt_getopt_init(&g, &snapshot_help, argc, argv);
 	if (ret)
-		return 1;
-	while (!ret && (id = kt_getopt_next(&g)) != -1) {
-		if (id == 'h') {
-			kt_usage(stdout, &snapshot_help);
-			kt_getopt_release(&g);
-			return 0;
-		} else if (id == 'B') {
-			instance = g.arg;
-		} else if (id == '?') {
-			ret = -EINVAL;
-		} else if (action && action != id) {
-			fprintf(stderr, "ktrace snapshot: -%c and -%c: give one of -s, -c, -f\n",
-				action, id);
-			ret = -EINVAL;
-		} else {
-			action = id;
-		}
-	}
-	if (!ret && kt_getopt_index(&g) < argc) {
-		fprintf(stderr, "ktrace snapshot: unexpected argument '%s'\n",
-			argv[kt_getopt_index(&g)]);
-		ret = -EINVAL;
-	}
-	kt_getopt_release(&g);
-	if (!ret)
-		ret = snapshot_run(instance, action);
-	return ret ? 1 : 0;
+		return ret;
+	return snapshot_run(a.instance, a.action) ? 1 : 0;
 }

@@ -13,8 +13,8 @@
 
 #include "ktrace/command.h"
 #include "ktrace/options.h"
+#include "ktrace/plan_options.h"
 #include "ktrace/session.h"
-#include "control_args.h"
 #include "plan_internal.h"
 
 /* Like trace-cmd: starting without anything to trace is a mistake, not a no-op. */
@@ -29,6 +29,21 @@ static int check_something(const struct plan *plan)
 	return -EINVAL;
 }
 
+static const struct kt_option start_options[] = {
+	PLAN_OPTIONS
+	{ 0 },
+};
+
+static const struct kt_command_help start_help = {
+	.name = "start",
+	.usage = "[OPTIONS]",
+	.summary = "Configure ftrace from the options and leave tracing on, without recording "
+		   "(record's options; -o and -N do not apply).",
+	.options = start_options,
+};
+
+const struct plan_command plan_cmd_start = { &start_help, 0 };
+
 /*
  * A trace session that ends right after tracing is on, keeping what it set. A stop signal while
  * the plan is applied puts everything back instead of leaving half a setup behind.
@@ -42,7 +57,7 @@ int cmd_start(int argc, char **argv)
 
 	memset(&plan, 0, sizeof(plan));
 	trace_session_init(&trace, &plan, "start");
-	ret = plan_parse("start", argc, argv, &plan);
+	ret = plan_parse(&plan_cmd_start, argc, argv, &plan);
 	if (!ret)
 		ret = check_something(&plan);
 	if (!ret)
@@ -61,23 +76,29 @@ int cmd_start(int argc, char **argv)
 	trace_session_end(&trace, !ret);
 	strbuf_release(&err);
 	plan_release(&plan);
-	if (ret == PLAN_HELP_SHOWN)
-		return 0;
-	return ret ? 1 : 0;
+	return kt_result_of(ret);
 }
 
+struct stop_args {
+	char **names;		/* -B */
+	bool all, top;
+};
+
 static const struct kt_option stop_options[] = {
-	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "stop INSTANCE (repeatable)" },
-	{ 'a', NULL, KT_ARG_NONE, NULL, "stop every instance (not the top one unless -t)" },
-	{ 't', NULL, KT_ARG_NONE, NULL, "stop the top instance too (with -B or -a)" },
+	KT_STRING_LIST('B', NULL, "INSTANCE", struct stop_args, names,
+		       "stop INSTANCE (repeatable)"),
+	KT_BOOL('a', NULL, struct stop_args, all,
+		"stop every instance (not the top one unless -t)"),
+	KT_BOOL('t', NULL, struct stop_args, top, "stop the top instance too (with -B or -a)"),
 	{ 0 },
 };
 
 static const struct kt_command_help stop_help = {
-	"stop", "[-B INSTANCE]... [-a] [-t]",
-	"Stop tracing (tracing_on=0); the buffers keep their data for 'ktrace extract' or "
-	"'ktrace show'.",
-	stop_options,
+	.name = "stop",
+	.usage = "[-B INSTANCE]... [-a] [-t]",
+	.summary = "Stop tracing (tracing_on=0); the buffers keep their data for "
+		   "'ktrace extract' or 'ktrace show'.",
+	.options = stop_options,
 };
 
 static int stop_instance(const char *name)
@@ -109,15 +130,19 @@ static int stop_all_instances(void)
 
 int cmd_stop(int argc, char **argv)
 {
-	struct control_args a;
-	int i, ret = control_args_parse(&stop_help, argc, argv, &a);
+	struct stop_args a = { 0 };
+	int i, ret = kt_parse_options(&stop_help, argc, argv, &a, NULL);
 
-	if (!ret && (a.seen['t'] || (!a.seen['a'] && !a.names)))
+	if (ret) {
+		kt_strv_free(a.names);
+		return ret;
+	}
+	if (a.top || (!a.all && !a.names))
 		ret = stop_instance(NULL);
 	for (i = 0; !ret && a.names && a.names[i]; i++)
 		ret = stop_instance(a.names[i]);
-	if (!ret && a.seen['a'])
+	if (!ret && a.all)
 		ret = stop_all_instances();
-	plan_strv_free(a.names);
-	return ret == PLAN_HELP_SHOWN ? 0 : ret ? 1 : 0;
+	kt_strv_free(a.names);
+	return ret ? 1 : 0;
 }

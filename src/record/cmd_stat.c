@@ -16,21 +16,27 @@
 
 #include "ktrace/command.h"
 #include "ktrace/options.h"
-#include "control_args.h"
 #include "plan_internal.h"
 #include "tracefs_defaults.h"
 
+struct stat_args {
+	char **names;		/* -B */
+	bool top, all_options;
+};
+
 static const struct kt_option stat_options[] = {
-	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "summarize INSTANCE (repeatable)" },
-	{ 't', NULL, KT_ARG_NONE, NULL, "the top instance too (with -B)" },
-	{ 'o', NULL, KT_ARG_NONE, NULL, "list every option" },
+	KT_STRING_LIST('B', NULL, "INSTANCE", struct stat_args, names,
+		       "summarize INSTANCE (repeatable)"),
+	KT_BOOL('t', NULL, struct stat_args, top, "the top instance too (with -B)"),
+	KT_BOOL('o', NULL, struct stat_args, all_options, "list every option"),
 	{ 0 },
 };
 
 static const struct kt_command_help stat_help = {
-	"stat", "[-B INSTANCE]... [-t] [-o]",
-	"Summarize the current tracing setup.",
-	stat_options,
+	.name = "stat",
+	.usage = "[-B INSTANCE]... [-t] [-o]",
+	.summary = "Summarize the current tracing setup.",
+	.options = stat_options,
 };
 
 /* Reads FILE of the instance without trailing newlines; false when unreadable. */
@@ -413,23 +419,27 @@ static void print_stack_tracer(void)
 
 int cmd_stat(int argc, char **argv)
 {
-	struct control_args a;
+	struct stat_args a = { 0 };
 	bool top;
-	int i, ret = control_args_parse(&stat_help, argc, argv, &a);
+	int i, ret = kt_parse_options(&stat_help, argc, argv, &a, NULL);
 
+	if (ret) {
+		kt_strv_free(a.names);
+		return ret;
+	}
 	for (i = 0; !ret && a.names && a.names[i]; i++) {
 		if (!tracefs_instance_exists(a.names[i])) {
 			fprintf(stderr, "ktrace stat: -B '%s': no such instance\n", a.names[i]);
 			ret = -ENOENT;
 		}
 	}
-	top = a.seen['t'] || !a.names;
+	top = a.top || !a.names;
 	if (!ret && top)
-		stat_instance(NULL, true, a.seen['o']);
+		stat_instance(NULL, true, a.all_options);
 	for (i = 0; !ret && a.names && a.names[i]; i++)
-		stat_instance(a.names[i], !top && i == 0, a.seen['o']);
+		stat_instance(a.names[i], !top && i == 0, a.all_options);
 	if (!ret)
 		print_stack_tracer();
-	plan_strv_free(a.names);
-	return ret == PLAN_HELP_SHOWN ? 0 : ret ? 1 : 0;
+	kt_strv_free(a.names);
+	return ret ? 1 : 0;
 }

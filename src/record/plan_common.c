@@ -6,15 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ktrace/options.h"
 #include "plan_internal.h"
 
 int plan_err_flag(const struct plan *plan, const char *flag, const char *value, const char *why)
 {
-	if (value && *value)
-		fprintf(stderr, "ktrace %s: %s '%s' %s\n", plan->cmd, flag, value, why);
-	else
-		fprintf(stderr, "ktrace %s: %s %s\n", plan->cmd, flag, why);
-	return -EINVAL;
+	return kt_option_error(plan->cmd, flag, value, why);
 }
 
 int plan_parse_int(const struct plan *plan, const char *flag, const char *arg, int min, int max,
@@ -45,25 +42,12 @@ int plan_strv_len(char *const *strv)
 
 int plan_strv_push(char ***strv, const char *s)
 {
-	int n = plan_strv_len(*strv);
-	char **arr;
-
-	arr = realloc(*strv, (n + 2) * sizeof(*arr));
-	if (!arr)
-		return -ENOMEM;
-	*strv = arr;
-	arr[n] = strdup(s);
-	arr[n + 1] = NULL;
-	return arr[n] ? 0 : -ENOMEM;
+	return kt_strv_push(strv, s);
 }
 
 void plan_strv_free(char **strv)
 {
-	int i;
-
-	for (i = 0; strv && strv[i]; i++)
-		free(strv[i]);
-	free(strv);
+	kt_strv_free(strv);
 }
 
 bool plan_instance_wants_function(const struct plan_instance *inst)

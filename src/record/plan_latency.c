@@ -107,10 +107,11 @@ int plan_check_latency(const struct plan *plan)
 	if (lat < 0)
 		return 0;
 	tracer = plan->instances[lat].tracer;
-	if (!strcmp(plan->cmd, "stream")) {
-		fprintf(stderr, "ktrace stream: -p %s: a latency tracer keeps its result in the "
+	/* without a file, the text of `trace` has nowhere to go */
+	if (!(plan->caps & PLAN_WRITES_FILE)) {
+		fprintf(stderr, "ktrace %s: -p %s: a latency tracer keeps its result in the "
 			"'trace' file, not in the ring buffer; there is nothing to stream "
-			"(use 'ktrace record -p %s')\n", tracer, tracer);
+			"(use 'ktrace record -p %s')\n", plan->cmd, tracer, tracer);
 		return -EINVAL;
 	}
 	if (plan->net_target) {
@@ -118,7 +119,7 @@ int plan_check_latency(const struct plan *plan)
 			"listener; record it to a file\n", plan->cmd, plan->net_target);
 		return -EINVAL;
 	}
-	if (strcmp(plan->cmd, "extract") && check_alone(plan, lat))
+	if (!(plan->caps & PLAN_EXTRACTS) && check_alone(plan, lat))
 		return -EINVAL;
 	return plan_check_tracer(plan, tracer);
 }

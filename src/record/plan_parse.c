@@ -9,124 +9,13 @@
 
 #include "ktrace/options.h"
 #include "ktrace/plan.h"
+#include "ktrace/plan_options.h"
 #include "plan_filter_check.h"
 #include "plan_internal.h"
 
-enum {
-	OPT_MAX_GRAPH_DEPTH = 256,
-	OPT_FUNC_STACK,
-	OPT_COMPRESSION,
-	OPT_FILE_VERSION,
-	OPT_CMDLINES_SIZE,
-	OPT_DATE,
-	OPT_UDP,
-	OPT_DISPLAY_FILTER,
-};
-
-/* record, start and stream share these; stream adds its display filter. */
-#define PLAN_OPTIONS \
-	{ 'p', NULL, KT_ARG_REQUIRED, "TRACER", "use the tracer (e.g. function, nop)" }, \
-	{ 'e', NULL, KT_ARG_REQUIRED, "EVENT", \
-	  "enable EVENT: system:event, system, glob or all" }, \
-	{ 'f', NULL, KT_ARG_REQUIRED, "FILTER", "filter for the preceding -e" }, \
-	{ 'R', NULL, KT_ARG_REQUIRED, "TRIGGER", "trigger for the preceding -e" }, \
-	{ 'v', NULL, KT_ARG_NONE, NULL, "the following -e disable events; -v -B deletes" }, \
-	{ 'l', NULL, KT_ARG_REQUIRED, "FUNC", "trace only FUNC (function tracer filter)" }, \
-	{ 'n', NULL, KT_ARG_REQUIRED, "FUNC", "do not trace FUNC" }, \
-	{ 'g', NULL, KT_ARG_REQUIRED, "FUNC", "graph FUNC (function_graph)" }, \
-	{ OPT_MAX_GRAPH_DEPTH, "max-graph-depth", KT_ARG_REQUIRED, "N", "function_graph depth" }, \
-	{ 'P', NULL, KT_ARG_REQUIRED, "PID", "trace only PID (repeatable, or a,b,c)" }, \
-	{ 'F', NULL, KT_ARG_NONE, NULL, "trace only the command" }, \
-	{ 'c', NULL, KT_ARG_NONE, NULL, "also trace the children of -F/-P" }, \
-	{ 'b', NULL, KT_ARG_REQUIRED, "KB", "ring buffer size per CPU in KB" }, \
-	{ 'C', NULL, KT_ARG_REQUIRED, "CLOCK", "trace clock (see 'ktrace list -C')" }, \
-	{ 'o', NULL, KT_ARG_REQUIRED, "FILE", "output file (default trace.dat)" }, \
-	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "the following options apply to INSTANCE" }, \
-	{ 'M', NULL, KT_ARG_REQUIRED, "CPUMASK", "trace only the CPUs of the hex mask" }, \
-	{ 'T', NULL, KT_ARG_NONE, NULL, "a stack trace with every event" }, \
-	{ 'O', NULL, KT_ARG_REQUIRED, "OPTION", "set a trace option (noOPTION clears it)" }, \
-	{ OPT_FUNC_STACK, "func-stack", KT_ARG_NONE, NULL, "stack trace for function tracer" }, \
-	{ 'm', NULL, KT_ARG_REQUIRED, "KB", "keep at most KB per CPU in the file" }, \
-	{ 's', NULL, KT_ARG_REQUIRED, "USEC", "recorders sleep USEC between reads" }, \
-	{ 'i', NULL, KT_ARG_NONE, NULL, "ignore events that do not exist" }, \
-	{ 'k', NULL, KT_ARG_NONE, NULL, "keep the settings when done (no undo)" }, \
-	{ 'q', NULL, KT_ARG_NONE, NULL, "quiet: no status line" }, \
-	{ 'a', NULL, KT_ARG_NONE, NULL, "save the formats of all events" }, \
-	{ OPT_COMPRESSION, "compression", KT_ARG_REQUIRED, "ALGO", \
-	  "zstd (default), zlib, none or any" }, \
-	{ OPT_FILE_VERSION, "file-version", KT_ARG_REQUIRED, "N", \
-	  "trace.dat version 6 or 7 (7)" }, \
-	{ OPT_CMDLINES_SIZE, "cmdlines-size", KT_ARG_REQUIRED, "N", "saved_cmdlines entries" }, \
-	{ OPT_DATE, "date", KT_ARG_NONE, NULL, "record the wall-clock offset" }, \
-	{ 'N', NULL, KT_ARG_REQUIRED, "HOST:PORT", "send the trace to 'ktrace listen'" }, \
-	{ 't', NULL, KT_ARG_NONE, NULL, "with -N: data over TCP (the default)" }, \
-	{ OPT_UDP, "udp", KT_ARG_NONE, NULL, "with -N: data over UDP, as trace-cmd without -t" },
-
-static const struct kt_option plan_options[] = {
-	PLAN_OPTIONS
-	{ 0 },
-};
-
-static const struct kt_option stream_options[] = {
-	PLAN_OPTIONS
-	{ OPT_DISPLAY_FILTER, "filter", KT_ARG_REQUIRED, "FILTER",
-	  "print only the events FILTER keeps (report's -F)" },
-	{ 0 },
-};
-
-/*
- * extract reads what is there: no events or filters, and -s means the snapshot buffer. It
- * changes no setting, so trace-cmd's -O, -k and --date (which set options, keep tracing on, and
- * write a date marker) are not offered: the parser refuses them by name.
- */
-static const struct kt_option extract_options[] = {
-	{ 'p', NULL, KT_ARG_REQUIRED, "TRACER", "the tracer whose data is extracted" },
-	{ 'o', NULL, KT_ARG_REQUIRED, "FILE", "output file (default trace.dat)" },
-	{ 'B', NULL, KT_ARG_REQUIRED, "INSTANCE", "extract INSTANCE (repeatable)" },
-	{ 'a', NULL, KT_ARG_NONE, NULL, "extract every instance" },
-	{ 't', NULL, KT_ARG_NONE, NULL, "the top instance too (with -B or -a)" },
-	{ 's', NULL, KT_ARG_NONE, NULL, "extract the snapshot buffer" },
-	{ 'q', NULL, KT_ARG_NONE, NULL, "quiet" },
-	{ OPT_COMPRESSION, "compression", KT_ARG_REQUIRED, "ALGO",
-	  "zstd (default), zlib, none or any" },
-	{ OPT_FILE_VERSION, "file-version", KT_ARG_REQUIRED, "N", "trace.dat version 6 or 7 (7)" },
-	{ 0 },
-};
-
 static bool is_extract(const struct plan *plan)
 {
-	return !strcmp(plan->cmd, "extract");
-}
-
-static void plan_help(struct kt_command_help *help, const char *cmd)
-{
-	help->name = cmd;
-	help->options = !strcmp(cmd, "extract") ? extract_options :
-			!strcmp(cmd, "stream") ? stream_options : plan_options;
-	if (!strcmp(cmd, "record")) {
-		help->usage = "[OPTIONS] [[--] COMMAND [ARGS]]";
-		help->summary = "Configure ftrace from the options; record the trace while COMMAND "
-				"runs (or until Ctrl-C without one).";
-	} else if (!strcmp(cmd, "stream")) {
-		help->usage = "[OPTIONS] [[--] COMMAND [ARGS]]";
-		help->summary = "Configure ftrace from the options and print the events live, as "
-				"report formats them, until Ctrl-C or COMMAND exits.";
-	} else if (!strcmp(cmd, "start")) {
-		help->usage = "[OPTIONS]";
-		help->summary = "Configure ftrace from the options and leave tracing on, without "
-				"recording (record's options; -o and -N do not apply).";
-	} else {
-		help->usage = "[OPTIONS]";
-		help->summary = "Save what the kernel buffers hold into a trace.dat file.";
-	}
-}
-
-void plan_usage(FILE *out, const char *cmd)
-{
-	struct kt_command_help help;
-
-	plan_help(&help, cmd);
-	kt_usage(out, &help);
+	return plan->caps & PLAN_EXTRACTS;
 }
 
 /* The parser's state beyond the plan: what -f/-R/-v attach to. */
@@ -343,7 +232,7 @@ static int parse_instance_opt(struct plan_parser *ps, int id, const char *arg)
 		return plan_strv_push(&inst->func_notrace, arg);
 	case 'g':
 		return plan_strv_push(&inst->graph_funcs, arg);
-	case OPT_MAX_GRAPH_DEPTH:
+	case PLAN_OPT_MAX_GRAPH_DEPTH:
 		return plan_parse_int(ps->plan, "--max-graph-depth", arg, 0, 1 << 20,
 				      &inst->max_graph_depth);
 	case 'b':
@@ -359,7 +248,7 @@ static int parse_instance_opt(struct plan_parser *ps, int id, const char *arg)
 	case 'T':
 		inst->stacktrace = true;
 		return 0;
-	case OPT_FUNC_STACK:
+	case PLAN_OPT_FUNC_STACK:
 		inst->func_stack = true;
 		return 0;
 	}
@@ -368,7 +257,7 @@ static int parse_instance_opt(struct plan_parser *ps, int id, const char *arg)
 
 static int parse_output(struct plan *plan, const char *arg)
 {
-	if (!strcmp(plan->cmd, "start") || !strcmp(plan->cmd, "stream"))
+	if (!(plan->caps & PLAN_WRITES_FILE))
 		return plan_err_flag(plan, "-o", arg, "writes nothing here (did you mean 'record'?)");
 	if (plan->net_target)
 		return plan_err_flag(plan, "-o", arg, "cannot be combined with -N");
@@ -379,7 +268,7 @@ static int parse_net(struct plan *plan, const char *arg)
 {
 	const char *colon = strrchr(arg, ':');
 
-	if (strcmp(plan->cmd, "record"))
+	if (!(plan->caps & PLAN_SENDS))
 		return plan_err_flag(plan, "-N", arg, "is only for record");
 	if (plan->output)
 		return plan_err_flag(plan, "-N", arg, "cannot be combined with -o");
@@ -423,7 +312,7 @@ static int parse_plan_opt(struct plan_parser *ps, int id, const char *arg)
 		else
 			plan->net_tcp = true;
 		return 0;
-	case OPT_UDP:
+	case PLAN_OPT_UDP:
 		plan->net_udp = true;
 		return 0;
 	case 'i':
@@ -438,28 +327,29 @@ static int parse_plan_opt(struct plan_parser *ps, int id, const char *arg)
 	case 'a':
 		plan->all_formats = true;
 		return 0;
-	case OPT_COMPRESSION:
+	case PLAN_OPT_COMPRESSION:
 		return parse_compression(plan, arg);
-	case OPT_FILE_VERSION:
+	case PLAN_OPT_FILE_VERSION:
 		return plan_parse_int(plan, "--file-version", arg, 6, 7, &plan->file_version);
-	case OPT_CMDLINES_SIZE:
+	case PLAN_OPT_CMDLINES_SIZE:
 		return plan_parse_int(plan, "--cmdlines-size", arg, 1, 1 << 20,
 				      &plan->cmdlines_size);
-	case OPT_DATE:
+	case PLAN_OPT_DATE:
 		plan->date = true;
 		return 0;
 	case 'N':
 		return parse_net(plan, arg);
-	case OPT_DISPLAY_FILTER:
+	case PLAN_OPT_DISPLAY_FILTER:
 		return plan_strv_push(&plan->display_filters, arg);
 	}
 	return plan_err_flag(plan, "?", "", "is not handled");
 }
 
-static int plan_init(struct plan *plan, const char *cmd)
+static int plan_init(struct plan *plan, const struct plan_command *cmd)
 {
 	memset(plan, 0, sizeof(*plan));
-	plan->cmd = cmd;
+	plan->cmd = cmd->help->name;
+	plan->caps = cmd->caps;
 	plan->compression = KT_COMP_ZSTD;
 	plan->file_version = 7;
 	return add_instance(plan, NULL);
@@ -471,7 +361,7 @@ static int take_command(struct plan *plan, int argc, char **argv, int first)
 
 	if (n <= 0)
 		return 0;
-	if (strcmp(plan->cmd, "record") && strcmp(plan->cmd, "stream"))
+	if (!(plan->caps & PLAN_RUNS_COMMAND))
 		return plan_err_flag(plan, "COMMAND", argv[first],
 				     "is not run by this command (record or stream run one)");
 	plan->command = calloc(n + 1, sizeof(char *));
@@ -492,8 +382,7 @@ static int check_plan(struct plan *plan)
 		return plan_err_flag(plan, "--udp", "", "cannot be combined with -t");
 	if ((plan->net_tcp || plan->net_udp) && !plan->net_target)
 		return plan_err_flag(plan, plan->net_udp ? "--udp" : "-t", "", "needs -N HOST:PORT");
-	if (!plan->output && !plan->net_target &&
-	    (!strcmp(plan->cmd, "record") || is_extract(plan))) {
+	if (!plan->output && !plan->net_target && (plan->caps & PLAN_WRITES_FILE)) {
 		plan->output = strdup("trace.dat");
 		if (!plan->output)
 			return -ENOMEM;
@@ -501,45 +390,29 @@ static int check_plan(struct plan *plan)
 	return 0;
 }
 
-static int parse_loop(struct plan_parser *ps, struct kt_getopt *g)
+/* Every row of a plan command's table: ctx is the struct plan_parser. */
+static int plan_option(void *ctx, int id, const char *arg)
 {
-	int id, ret;
+	struct plan_parser *ps = ctx;
+	int ret = parse_instance_opt(ps, id, arg);
 
-	while ((id = kt_getopt_next(g)) != -1) {
-		if (id == 'h') {
-			plan_usage(stdout, ps->plan->cmd);
-			return PLAN_HELP_SHOWN;
-		}
-		if (id == '?')
-			return -EINVAL;
-		ret = parse_instance_opt(ps, id, g->arg);
-		if (ret == 1)
-			ret = parse_plan_opt(ps, id, g->arg);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return ret == 1 ? parse_plan_opt(ps, id, arg) : ret;
 }
 
-int plan_parse(const char *cmd, int argc, char **argv, struct plan *plan)
+int plan_parse(const struct plan_command *cmd, int argc, char **argv, struct plan *plan)
 {
-	struct kt_command_help help;
+	struct kt_command_help help = *cmd->help;
 	struct plan_parser ps = { .plan = plan };
-	struct kt_getopt g;
-	int ret;
+	int first, ret;
 
 	ret = plan_init(plan, cmd);
 	if (ret)
-		return ret;
-	plan_help(&help, cmd);
-	ret = kt_getopt_init(&g, &help, argc, argv);
-	if (ret)
-		return ret;
-	ret = parse_loop(&ps, &g);
+		return kt_result_of(ret);
+	help.option = plan_option;
+	ret = kt_parse_options(&help, argc, argv, &ps, &first);
 	if (!ret)
-		ret = take_command(plan, argc, argv, kt_getopt_index(&g));
-	kt_getopt_release(&g);
+		ret = kt_result_of(take_command(plan, argc, argv, first));
 	if (!ret)
-		ret = check_plan(plan);
+		ret = kt_result_of(check_plan(plan));
 	return ret;
 }

@@ -20,25 +20,38 @@ enum {
 	OPT_CLOCK, OPT_STRINGS, OPT_SECTIONS, OPT_VERBOSE,
 };
 
+struct dump_args {
+	const char *input;
+	bool validate;
+	unsigned int verbosity;	/* the DUMP_* items to print */
+};
+
+/* --NAME: print the ITEMS */
+#define DUMP_ITEM(ID, NAME, ITEMS, HELP) \
+	KT_BITS(ID, NAME, struct dump_args, verbosity, ITEMS, HELP)
+
 static const struct kt_option dump_options_table[] = {
-	{ 'i', NULL, KT_ARG_REQUIRED, "FILE", "read FILE (default trace.dat; also a bare FILE)" },
-	{ 'v', "validate", KT_ARG_NONE, NULL, "check the file and say whether it is valid" },
-	{ OPT_SUMMARY, "summary", KT_ARG_NONE, NULL, "a summary of the metadata (the default)" },
-	{ OPT_ALL, "all", KT_ARG_NONE, NULL, "everything below" },
-	{ OPT_HEAD_PAGE, "head-page", KT_ARG_NONE, NULL, "the ring-buffer page header format" },
-	{ OPT_HEAD_EVENT, "head-event", KT_ARG_NONE, NULL, "the event header format" },
-	{ OPT_FTRACE, "ftrace-events", KT_ARG_NONE, NULL, "the ftrace event formats" },
-	{ OPT_SYSTEMS, "systems", KT_ARG_NONE, NULL, "the event systems and their event counts" },
-	{ OPT_EVENTS, "events", KT_ARG_NONE, NULL, "the event formats" },
-	{ OPT_KALLSYMS, "kallsyms", KT_ARG_NONE, NULL, "the kernel symbols" },
-	{ OPT_PRINTK, "printk", KT_ARG_NONE, NULL, "the trace_printk formats" },
-	{ OPT_CMD_LINES, "cmd-lines", KT_ARG_NONE, NULL, "the saved task names" },
-	{ OPT_OPTIONS, "options", KT_ARG_NONE, NULL, "every option" },
-	{ OPT_FLYRECORD, "flyrecord", KT_ARG_NONE, NULL, "where each CPU's data lies" },
-	{ OPT_CLOCK, "clock", KT_ARG_NONE, NULL, "the trace clock" },
-	{ OPT_STRINGS, "strings", KT_ARG_NONE, NULL, "the strings of the metadata (v7)" },
-	{ OPT_SECTIONS, "sections", KT_ARG_NONE, NULL, "every section (v7)" },
-	{ OPT_VERBOSE, "verbose", KT_ARG_OPTIONAL, "LEVEL", "accepted for compatibility" },
+	KT_STRING('i', NULL, "FILE", struct dump_args, input,
+		  "read FILE (default trace.dat; also a bare FILE)"),
+	KT_BOOL('v', "validate", struct dump_args, validate,
+		"check the file and say whether it is valid"),
+	DUMP_ITEM(OPT_SUMMARY, "summary", DUMP_SUMMARY, "a summary of the metadata (the default)"),
+	DUMP_ITEM(OPT_ALL, "all", ~0u, "everything below"),
+	DUMP_ITEM(OPT_HEAD_PAGE, "head-page", DUMP_HEAD_PAGE, "the ring-buffer page header format"),
+	DUMP_ITEM(OPT_HEAD_EVENT, "head-event", DUMP_HEAD_EVENT, "the event header format"),
+	DUMP_ITEM(OPT_FTRACE, "ftrace-events", DUMP_FTRACE_FORMAT, "the ftrace event formats"),
+	DUMP_ITEM(OPT_SYSTEMS, "systems", DUMP_EVENT_SYSTEMS,
+		  "the event systems and their event counts"),
+	DUMP_ITEM(OPT_EVENTS, "events", DUMP_EVENT_FORMAT, "the event formats"),
+	DUMP_ITEM(OPT_KALLSYMS, "kallsyms", DUMP_KALLSYMS, "the kernel symbols"),
+	DUMP_ITEM(OPT_PRINTK, "printk", DUMP_TRACE_PRINTK, "the trace_printk formats"),
+	DUMP_ITEM(OPT_CMD_LINES, "cmd-lines", DUMP_CMDLINES, "the saved task names"),
+	DUMP_ITEM(OPT_OPTIONS, "options", DUMP_OPTIONS, "every option"),
+	DUMP_ITEM(OPT_FLYRECORD, "flyrecord", DUMP_FLYRECORD, "where each CPU's data lies"),
+	DUMP_ITEM(OPT_CLOCK, "clock", DUMP_CLOCK, "the trace clock"),
+	DUMP_ITEM(OPT_STRINGS, "strings", DUMP_STRINGS, "the strings of the metadata (v7)"),
+	DUMP_ITEM(OPT_SECTIONS, "sections", DUMP_SECTIONS, "every section (v7)"),
+	KT_NOOP(OPT_VERBOSE, "verbose", KT_ARG_OPTIONAL, "LEVEL", "accepted for compatibility"),
 	{ 0 }
 };
 
@@ -47,24 +60,6 @@ static const struct kt_command_help dump_help = {
 	.usage = "[OPTIONS] [-i FILE | FILE]",
 	.summary = "Show the layout of a trace.dat file, as trace-cmd dump does.",
 	.options = dump_options_table,
-};
-
-static const unsigned int item_of_option[] = {
-	[OPT_ALL - OPT_ALL] = ~0u,
-	[OPT_SUMMARY - OPT_ALL] = DUMP_SUMMARY,
-	[OPT_HEAD_PAGE - OPT_ALL] = DUMP_HEAD_PAGE,
-	[OPT_HEAD_EVENT - OPT_ALL] = DUMP_HEAD_EVENT,
-	[OPT_FTRACE - OPT_ALL] = DUMP_FTRACE_FORMAT,
-	[OPT_SYSTEMS - OPT_ALL] = DUMP_EVENT_SYSTEMS,
-	[OPT_EVENTS - OPT_ALL] = DUMP_EVENT_FORMAT,
-	[OPT_KALLSYMS - OPT_ALL] = DUMP_KALLSYMS,
-	[OPT_PRINTK - OPT_ALL] = DUMP_TRACE_PRINTK,
-	[OPT_CMD_LINES - OPT_ALL] = DUMP_CMDLINES,
-	[OPT_OPTIONS - OPT_ALL] = DUMP_OPTIONS,
-	[OPT_FLYRECORD - OPT_ALL] = DUMP_FLYRECORD,
-	[OPT_CLOCK - OPT_ALL] = DUMP_CLOCK,
-	[OPT_STRINGS - OPT_ALL] = DUMP_STRINGS,
-	[OPT_SECTIONS - OPT_ALL] = DUMP_SECTIONS,
 };
 
 static void dump_initial(struct dump *d, const char *name)
@@ -257,41 +252,16 @@ static int dump_v6(struct dump *d)
 	return dump_v6_flyrecord(d);
 }
 
-static int parse_args(int argc, char **argv, const char **input, unsigned int *verbosity,
-		      bool *validate)
+static int parse_args(struct dump_args *a, int argc, char **argv)
 {
-	struct kt_getopt g;
-	int c, ret = 0;
+	int first, ret = kt_parse_options(&dump_help, argc, argv, a, &first);
 
-	if (kt_getopt_init(&g, &dump_help, argc, argv))
-		return -ENOMEM;
-	while ((c = kt_getopt_next(&g)) != -1) {
-		if (c == 'h') {
-			kt_usage(stdout, &dump_help);
-			ret = 1;
-			break;
-		}
-		if (c == '?') {
-			ret = -EINVAL;
-			break;
-		}
-		if (c == 'i')
-			*input = g.arg;
-		else if (c == 'v')
-			*validate = true;
-		else if (c >= OPT_ALL && c < OPT_VERBOSE)
-			*verbosity |= item_of_option[c - OPT_ALL];
-	}
 	/* As in trace-cmd, options stop at the file name and what follows it is ignored. */
-	if (!ret && kt_getopt_index(&g) < argc) {
-		if (*input) {
-			fprintf(stderr, "ktrace dump: both -i and a file name given\n");
-			ret = -EINVAL;
-		} else {
-			*input = argv[kt_getopt_index(&g)];
-		}
+	if (!ret && first < argc) {
+		if (a->input)
+			return kt_usage_error("dump", "-i", "", "and a file name both given");
+		a->input = argv[first];
 	}
-	kt_getopt_release(&g);
 	return ret;
 }
 
@@ -299,16 +269,16 @@ int cmd_dump(int argc, char **argv)
 {
 	struct dat_open_opts opts = { .no_tep = true };
 	struct dump d = { .err = STRBUF_INIT };
-	const char *input = NULL;
-	bool validate = false;
+	struct dump_args a = { 0 };
+	const char *input;
 	int ret;
 
-	ret = parse_args(argc, argv, &input, &d.verbosity, &validate);
+	ret = parse_args(&a, argc, argv);
 	if (ret)
-		return ret > 0 ? 0 : 1;
-	if (!input)
-		input = "trace.dat";
-	if (!d.verbosity && !validate)
+		return ret;
+	input = a.input ? a.input : "trace.dat";
+	d.verbosity = a.verbosity;
+	if (!d.verbosity && !a.validate)
 		d.verbosity = DUMP_SUMMARY;
 	ret = dat_file_open_opts(input, &opts, &d.df, &d.err);
 	if (!ret) {
@@ -318,7 +288,7 @@ int cmd_dump(int argc, char **argv)
 	fflush(stdout);
 	if (ret) {
 		fprintf(stderr, "ktrace dump: %s\n", strbuf_str(&d.err));
-	} else if (validate) {
+	} else if (a.validate) {
 		printf("File %s is a valid trace-cmd file\n", input);
 	}
 	dat_file_close(d.df);

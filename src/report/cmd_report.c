@@ -15,8 +15,8 @@
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
 
-/* trace-cmd exits with 255 on a bad option or filter; scripts may test for it. */
-#define EXIT_USAGE 255
+/* trace-cmd exits with 255 for a file that is not a trace.dat file; scripts may test for it. */
+#define EXIT_NOT_TRACE_FILE 255
 
 struct report_run {
 	const struct report_opts *o;
@@ -127,8 +127,9 @@ static int print_file(struct report_run *run)
 	int ret;
 
 	ret = report_filter_new(run->file.tep, o, &filter, run->err);
+	/* -EBADMSG: a -F string the filter check refused; -EINVAL: libtraceevent's refusal */
 	if (ret)
-		return ret;
+		return ret == -EINVAL || ret == -EBADMSG ? REPORT_ERR_USAGE : ret;
 	if (o->filter_test && report_filter_has_event_filters(filter))
 		goto out;
 	if (o->align_ts) {
@@ -220,7 +221,7 @@ static int open_status(int ret)
 	case -ENOENT: case -EACCES: case -EISDIR: case -ENOTDIR: case -ELOOP: case -EPERM:
 		return -ret;
 	default:
-		return EXIT_USAGE;
+		return EXIT_NOT_TRACE_FILE;
 	}
 }
 
@@ -247,11 +248,6 @@ static int fail_status(void *priv, int ret, const struct strbuf *err)
 {
 	const struct report_run *run = priv;
 
-	if (ret == -EBADMSG)	/* a -F filter that does not parse */
-		return EXIT_USAGE;
-	if (ret == -EINVAL && (strstr(strbuf_str(err), "event filter") ||
-			       strstr(strbuf_str(err), "multiple inputs")))
-		return EXIT_USAGE;
 	return run->df || run->opened ? 1 : open_status(ret);
 }
 
@@ -269,7 +265,7 @@ int cmd_report(int argc, char **argv)
 	struct report_run run = { .o = &o };
 	const struct report_cli cli = {
 		.name = "report", .o = &o, .priv = &run, .run = run_cmd,
-		.fail_status = fail_status, .release = release_run, .usage_status = EXIT_USAGE,
+		.fail_status = fail_status, .release = release_run,
 	};
 
 	/* a report is mostly output: write it in large blocks */

@@ -45,55 +45,44 @@ static int set_input(const struct report_cli *cli, const char *file, bool bare)
 	return -EINVAL;
 }
 
-static int one_option(const struct report_cli *cli, int id, const char *arg, bool *neg)
+/* What kt_parse_options hands to one_option: the command, and -v seen (the filters' state) */
+struct cli_parse {
+	const struct report_cli *cli;
+	bool neg;
+};
+
+static int one_option(void *ctx, int id, const char *arg)
 {
+	struct cli_parse *p = ctx;
+	const struct report_cli *cli = p->cli;
 	int ret;
 
 	if (id == 'i')
 		return set_input(cli, arg, false);
-	ret = report_opts_filter(cli->o, id, arg, neg, cli->help->name);
+	ret = report_opts_filter(cli->o, id, arg, &p->neg, cli->help->name);
 	if (ret <= 0)
 		return ret;
 	return cli->option ? cli->option(cli->priv, id, arg) : -EINVAL;
 }
 
-/* The options up to the next non-option; its index in *idx. 0, 1 after -h, or -EINVAL. */
-static int parse_options(const struct report_cli *cli, int argc, char **argv, bool *neg,
-			 int *idx)
-{
-	struct kt_getopt g;
-	int c, ret = 0;
-
-	if (kt_getopt_init(&g, cli->help, argc, argv))
-		return -ENOMEM;
-	while (!ret && (c = kt_getopt_next(&g)) != -1) {
-		if (c == 'h') {
-			kt_usage(stdout, cli->help);
-			ret = 1;
-		} else {
-			ret = c == '?' ? -EINVAL : one_option(cli, c, g.arg, neg);
-		}
-	}
-	*idx = kt_getopt_index(&g);
-	kt_getopt_release(&g);
-	return ret;
-}
-
 int report_cli_parse(const struct report_cli *cli, int argc, char **argv)
 {
-	bool neg = false;
+	struct kt_command_help help = *cli->help;
+	struct cli_parse p = { .cli = cli };
 	int ret, idx;
 
-	while (!(ret = parse_options(cli, argc, argv, &neg, &idx)) && idx < argc) {
-		ret = set_input(cli, argv[idx], true);
+	/* the rows are the command's; the input and filter rows are handled here */
+	help.option = one_option;
+	while (!(ret = kt_parse_options(&help, argc, argv, &p, &idx)) && idx < argc) {
+		ret = kt_result_of(set_input(cli, argv[idx], true));
 		if (ret || cli->file_ends_args)
 			break;
-		/* the getopt parser takes argv[0] as the program name: the FILE just taken */
+		/* the parser takes argv[0] as the command name: the FILE just taken */
 		argc -= idx;
 		argv += idx;
 	}
 	if (!ret && cli->check)
-		ret = cli->check(cli->priv);
+		ret = kt_result_of(cli->check(cli->priv));
 	if (!cli->o->input)
 		cli->o->input = "trace.dat";
 	return ret;
@@ -104,13 +93,16 @@ int report_cli_run(const struct report_cli *cli, int parsed)
 	struct strbuf err = STRBUF_INIT;
 	int ret, status = 0;
 
-	if (parsed < 0) {
-		status = cli->usage_status ? cli->usage_status : 1;
-	} else if (!parsed) {
+	if (parsed) {
+		status = parsed;
+	} else {
 		ret = cli->run(cli->priv, &err);
 		status = ret > 0 ? ret : 0;
-		if (ret < 0) {
+		if (ret == REPORT_ERR_USAGE)
+			status = KT_ERR_USAGE;
+		else if (ret < 0)
 			status = cli->fail_status ? cli->fail_status(cli->priv, ret, &err) : 1;
+		if (ret < 0) {
 			if (err.len)
 				fprintf(stderr, "ktrace %s: %s\n", cli->name, strbuf_str(&err));
 			else

@@ -103,13 +103,15 @@ static void put_name(const struct multi *m, const char *name)
 static int make_filter(struct multi *m, int i, struct strbuf *err)
 {
 	struct report_opts fo = *m->o;
+	int ret;
 
 	if (i) {
 		fo.filters = m->o->more_inputs[i - 1].filters;
 		fo.nr_filters = m->o->more_inputs[i - 1].nr_filters;
 		fo.nr_pids = fo.nr_comms = 0;
 	}
-	return report_filter_new(m->files[i].rf.tep, &fo, &m->files[i].filter, err);
+	ret = report_filter_new(m->files[i].rf.tep, &fo, &m->files[i].filter, err);
+	return ret == -EINVAL || ret == -EBADMSG ? REPORT_ERR_USAGE : ret;
 }
 
 /*
@@ -134,7 +136,7 @@ static int start_file(struct multi *m, int i, struct strbuf *err)
 	if (top && top->latency) {
 		strbuf_addf(err, "%s: latency traces do not work with multiple inputs",
 			    mf->rf.path);
-		return -EINVAL;
+		return REPORT_ERR_USAGE;
 	}
 	if (o->version) {
 		report_print_version(df, stdout);

@@ -22,6 +22,7 @@
 #include "ktrace/command.h"
 #include "ktrace/dat.h"
 #include "ktrace/plan.h"
+#include "ktrace/plan_options.h"
 #include "ktrace/report.h"
 #include "ktrace/session.h"
 #include "stream_comm.h"
@@ -284,6 +285,23 @@ static int stream_run(struct stream_run *run)
 	return ret;
 }
 
+static const struct kt_option stream_options[] = {
+	PLAN_OPTIONS
+	KT_OPT(PLAN_OPT_DISPLAY_FILTER, "filter", KT_ARG_REQUIRED, "FILTER",
+	       "print only the events FILTER keeps (report's -F)"),
+	{ 0 },
+};
+
+static const struct kt_command_help stream_help = {
+	.name = "stream",
+	.usage = "[OPTIONS] [[--] COMMAND [ARGS]]",
+	.summary = "Configure ftrace from the options and print the events live, as report "
+		   "formats them, until Ctrl-C or COMMAND exits.",
+	.options = stream_options,
+};
+
+const struct plan_command plan_cmd_stream = { &stream_help, PLAN_RUNS_COMMAND };
+
 int cmd_stream(int argc, char **argv)
 {
 	struct stream_run run;
@@ -291,9 +309,9 @@ int cmd_stream(int argc, char **argv)
 
 	memset(&run, 0, sizeof(run));
 	trace_session_init(&run.trace, &run.plan, "stream");
-	ret = plan_parse("stream", argc, argv, &run.plan);
+	ret = plan_parse(&plan_cmd_stream, argc, argv, &run.plan);
 	if (!ret)
 		ret = stream_run(&run);
 	plan_release(&run.plan);
-	return ret == PLAN_HELP_SHOWN ? 0 : ret ? 1 : 0;
+	return kt_result_of(ret);
 }

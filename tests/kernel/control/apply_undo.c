@@ -28,7 +28,7 @@ int main(int argc, char **argv)
 		return 3;
 	shell = argv[1];
 	argv[1] = argv[0];
-	if (plan_parse("record", argc - 1, argv + 1, &plan))
+	if (plan_parse(&plan_cmd_record, argc - 1, argv + 1, &plan))
 		return 3;
 	ret = plan_apply(&plan, 0, &undo);
 	/* As record does for its own threads; a no-op (no EPERM) unless a function tracer. */

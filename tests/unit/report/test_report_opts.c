@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include <errno.h>
 
+#include "ktrace/options.h"
 #include "ktrace/report.h"
 
 #define PARSE(o, ...) parse(o, (char *[]){ "report", __VA_ARGS__, NULL })
@@ -44,7 +45,7 @@ static void test_bare_file_and_flags(void **state)
 	assert_true(o.latency && o.nsec && o.raw && o.stat);
 	report_opts_release(&o);
 	/* a bare file after -i is one file too many */
-	assert_int_equal(PARSE(&o, "-i", "a.dat", "b.dat"), -EINVAL);
+	assert_int_equal(PARSE(&o, "-i", "a.dat", "b.dat"), KT_ERR_USAGE);
 	report_opts_release(&o);
 }
 
@@ -60,7 +61,7 @@ static void test_v_negates_following_filters(void **state)
 	assert_true(o.filters[2].neg);
 	assert_string_equal(o.filters[2].expr, "c: x > 1");
 	report_opts_release(&o);
-	assert_int_equal(PARSE(&o, "-v", "-v"), -EINVAL);
+	assert_int_equal(PARSE(&o, "-v", "-v"), KT_ERR_USAGE);
 	report_opts_release(&o);
 }
 
@@ -86,14 +87,14 @@ static void test_errors(void **state)
 
 	(void)state;
 	/* as trace-cmd: --ts-offset needs the file first */
-	assert_int_equal(PARSE(&o, "--ts-offset", "5", "-i", "t.dat"), -EINVAL);
+	assert_int_equal(PARSE(&o, "--ts-offset", "5", "-i", "t.dat"), KT_ERR_USAGE);
 	report_opts_release(&o);
 	assert_int_equal(PARSE(&o, "-i", "t.dat", "--ts-offset", "5"), 0);
 	report_opts_release(&o);
-	assert_int_equal(PARSE(&o, "--cpu", "2-1"), -EINVAL);
+	assert_int_equal(PARSE(&o, "--cpu", "2-1"), KT_ERR_USAGE);
 	report_opts_release(&o);
 	/* --by-comm shapes --profile's table: alone it has nothing to do */
-	assert_int_equal(PARSE(&o, "--by-comm"), -EINVAL);
+	assert_int_equal(PARSE(&o, "--by-comm"), KT_ERR_USAGE);
 	report_opts_release(&o);
 	assert_int_equal(PARSE(&o, "--profile"), 0);
 	assert_true(o.profile);
@@ -101,7 +102,7 @@ static void test_errors(void **state)
 	assert_int_equal(PARSE(&o, "--profile", "--by-comm"), 0);
 	assert_true(o.profile && o.by_comm);
 	report_opts_release(&o);
-	assert_int_equal(PARSE(&o, "--no-such-option"), -EINVAL);
+	assert_int_equal(PARSE(&o, "--no-such-option"), KT_ERR_USAGE);
 	report_opts_release(&o);
 }
 
@@ -120,14 +121,14 @@ static void test_format(void **state)
 	assert_int_equal(o.format, REPORT_FORMAT_CSV);
 	assert_string_equal(o.fields, "ts,prev_pid");
 	report_opts_release(&o);
-	assert_int_equal(PARSE(&o, "--format", "xml"), -EINVAL);
+	assert_int_equal(PARSE(&o, "--format", "xml"), KT_ERR_USAGE);
 	report_opts_release(&o);
 	/* --fields only means something for csv and json; -w writes into the text */
-	assert_int_equal(PARSE(&o, "--fields", "ts", "t.dat"), -EINVAL);
+	assert_int_equal(PARSE(&o, "--fields", "ts", "t.dat"), KT_ERR_USAGE);
 	report_opts_release(&o);
 	assert_int_equal(PARSE(&o, "--format", "json", "--fields", "ts", "t.dat"), 0);
 	report_opts_release(&o);
-	assert_int_equal(PARSE(&o, "--format", "json", "-w", "t.dat"), -EINVAL);
+	assert_int_equal(PARSE(&o, "--format", "json", "-w", "t.dat"), KT_ERR_USAGE);
 	report_opts_release(&o);
 	assert_int_equal(PARSE(&o, "--format", "text", "-w", "t.dat"), 0);
 	report_opts_release(&o);
@@ -185,7 +186,7 @@ static void test_several_inputs_refused(void **state)
 		char *argv[] = { "report", "-i", "1.dat", "-i", "2.dat", (char *)refused[i][0],
 				 (char *)refused[i][1], NULL };
 
-		assert_int_equal(parse(&o, argv), -EINVAL);
+		assert_int_equal(parse(&o, argv), KT_ERR_USAGE);
 		report_opts_release(&o);
 		argv[3] = (char *)refused[i][0];
 		argv[4] = (char *)refused[i][1];
@@ -194,7 +195,7 @@ static void test_several_inputs_refused(void **state)
 		report_opts_release(&o);
 	}
 	/* trace-cmd takes a bare FILE only as the one input */
-	assert_int_equal(PARSE(&o, "-i", "1.dat", "-i", "2.dat", "3.dat"), -EINVAL);
+	assert_int_equal(PARSE(&o, "-i", "1.dat", "-i", "2.dat", "3.dat"), KT_ERR_USAGE);
 	report_opts_release(&o);
 }
 

@@ -15,9 +15,22 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "ktrace/options.h"
 #include "ktrace/plan.h"
 
 #define MAX_ARGS 16
+
+/* The plan command of that name, as the dispatcher would run it */
+static const struct plan_command *plan_command_named(const char *name)
+{
+	if (!strcmp(name, "extract"))
+		return &plan_cmd_extract;
+	if (!strcmp(name, "start"))
+		return &plan_cmd_start;
+	if (!strcmp(name, "stream"))
+		return &plan_cmd_stream;
+	return &plan_cmd_record;
+}
 
 static int parse_argv(struct plan *plan, const char *cmd, const char *const *args)
 {
@@ -28,7 +41,7 @@ static int parse_argv(struct plan *plan, const char *cmd, const char *const *arg
 	while (*args && argc < MAX_ARGS)
 		argv[argc++] = (char *)*args++;
 	argv[argc] = NULL;
-	return plan_parse(cmd, argc, argv, plan);
+	return plan_parse(plan_command_named(cmd), argc, argv, plan);
 }
 
 /* plan_check_latency's return value and the one line it printed to stderr. */

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTRACE_PLAN_OPTIONS_H
+#define KTRACE_PLAN_OPTIONS_H
+
+/*
+ * The option rows that record, start, stream and extract share, for their own tables (in
+ * cmd_record.c, cmd_start.c, cmd_stream.c). plan_parse handles every row of a plan command's
+ * table: what a row means for a command follows the capabilities it declares (enum plan_caps),
+ * never its name.
+ */
+#include "ktrace/options.h"
+
+/* The ids of the long-only options (the others are their letter) */
+enum plan_option_id {
+	PLAN_OPT_MAX_GRAPH_DEPTH = 256,
+	PLAN_OPT_FUNC_STACK,
+	PLAN_OPT_COMPRESSION,
+	PLAN_OPT_FILE_VERSION,
+	PLAN_OPT_CMDLINES_SIZE,
+	PLAN_OPT_DATE,
+	PLAN_OPT_UDP,
+	PLAN_OPT_DISPLAY_FILTER,
+};
+
+/* How the file is written: record and extract */
+#define PLAN_FILE_FORMAT_OPTIONS \
+	KT_OPT(PLAN_OPT_COMPRESSION, "compression", KT_ARG_REQUIRED, "ALGO", \
+	       "zstd (default), zlib, none or any"), \
+	KT_OPT(PLAN_OPT_FILE_VERSION, "file-version", KT_ARG_REQUIRED, "N", \
+	       "trace.dat version 6 or 7 (7)"),
+
+/* record, start and stream share these (start refuses -o and -N, stream -o and -N) */
+#define PLAN_OPTIONS \
+	KT_OPT('p', NULL, KT_ARG_REQUIRED, "TRACER", "use the tracer (e.g. function, nop)"), \
+	KT_OPT('e', NULL, KT_ARG_REQUIRED, "EVENT", \
+	       "enable EVENT: system:event, system, glob or all"), \
+	KT_OPT('f', NULL, KT_ARG_REQUIRED, "FILTER", "filter for the preceding -e"), \
+	KT_OPT('R', NULL, KT_ARG_REQUIRED, "TRIGGER", "trigger for the preceding -e"), \
+	KT_OPT('v', NULL, KT_ARG_NONE, NULL, "the following -e disable events; -v -B deletes"), \
+	KT_OPT('l', NULL, KT_ARG_REQUIRED, "FUNC", "trace only FUNC (function tracer filter)"), \
+	KT_OPT('n', NULL, KT_ARG_REQUIRED, "FUNC", "do not trace FUNC"), \
+	KT_OPT('g', NULL, KT_ARG_REQUIRED, "FUNC", "graph FUNC (function_graph)"), \
+	KT_OPT(PLAN_OPT_MAX_GRAPH_DEPTH, "max-graph-depth", KT_ARG_REQUIRED, "N", \
+	       "function_graph depth"), \
+	KT_OPT('P', NULL, KT_ARG_REQUIRED, "PID", "trace only PID (repeatable, or a,b,c)"), \
+	KT_OPT('F', NULL, KT_ARG_NONE, NULL, "trace only the command"), \
+	KT_OPT('c', NULL, KT_ARG_NONE, NULL, "also trace the children of -F/-P"), \
+	KT_OPT('b', NULL, KT_ARG_REQUIRED, "KB", "ring buffer size per CPU in KB"), \
+	KT_OPT('C', NULL, KT_ARG_REQUIRED, "CLOCK", "trace clock (see 'ktrace list -C')"), \
+	KT_OPT('o', NULL, KT_ARG_REQUIRED, "FILE", "output file (default trace.dat)"), \
+	KT_OPT('B', NULL, KT_ARG_REQUIRED, "INSTANCE", "the following options apply to INSTANCE"), \
+	KT_OPT('M', NULL, KT_ARG_REQUIRED, "CPUMASK", "trace only the CPUs of the hex mask"), \
+	KT_OPT('T', NULL, KT_ARG_NONE, NULL, "a stack trace with every event"), \
+	KT_OPT('O', NULL, KT_ARG_REQUIRED, "OPTION", "set a trace option (noOPTION clears it)"), \
+	KT_OPT(PLAN_OPT_FUNC_STACK, "func-stack", KT_ARG_NONE, NULL, \
+	       "stack trace for function tracer"), \
+	KT_OPT('m', NULL, KT_ARG_REQUIRED, "KB", "keep at most KB per CPU in the file"), \
+	KT_OPT('s', NULL, KT_ARG_REQUIRED, "USEC", "recorders sleep USEC between reads"), \
+	KT_OPT('i', NULL, KT_ARG_NONE, NULL, "ignore events that do not exist"), \
+	KT_OPT('k', NULL, KT_ARG_NONE, NULL, "keep the settings when done (no undo)"), \
+	KT_OPT('q', NULL, KT_ARG_NONE, NULL, "quiet: no status line"), \
+	KT_OPT('a', NULL, KT_ARG_NONE, NULL, "save the formats of all events"), \
+	PLAN_FILE_FORMAT_OPTIONS \
+	KT_OPT(PLAN_OPT_CMDLINES_SIZE, "cmdlines-size", KT_ARG_REQUIRED, "N", \
+	       "saved_cmdlines entries"), \
+	KT_OPT(PLAN_OPT_DATE, "date", KT_ARG_NONE, NULL, "record the wall-clock offset"), \
+	KT_OPT('N', NULL, KT_ARG_REQUIRED, "HOST:PORT", "send the trace to 'ktrace listen'"), \
+	KT_OPT('t', NULL, KT_ARG_NONE, NULL, "with -N: data over TCP (the default)"), \
+	KT_OPT(PLAN_OPT_UDP, "udp", KT_ARG_NONE, NULL, \
+	       "with -N: data over UDP, as trace-cmd without -t"),
+
+#endif
