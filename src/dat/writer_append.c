@@ -25,12 +25,50 @@
 
 #define COPY_CHUNK		(1U << 20)
 
+/*
+ * One CPU's move into the output. With a journal, the source is released only once the
+ * output holds it durably and the journal says so (record()): killed at any instant, what
+ * the source no longer holds is in the output, and the mark says up to where.
+ */
+struct move {
+	struct dat_writer *w;
+	const struct dat_append_cpu *c;
+	const struct dat_append_journal *j;	/* NULL: none */
+	struct dat_append_mark *mark;
+	unsigned int cpu;
+	uint64_t released;	/* source bytes released so far */
+	uint64_t since;		/* source bytes moved since the last mark */
+};
+
 /* Frees the copied part of a CPU's file; failure only costs disk space. */
 static void release_range(const struct dat_append_cpu *c, uint64_t off, uint64_t len)
 {
-	if (!c->keep)
+	if (!c->keep && len)
 		(void)fallocate(c->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
 				(off_t)len);
+}
+
+/* n more source bytes are in the output (which ends at w->off); last: the CPU is done. */
+static int moved(struct move *mv, uint64_t n, int last)
+{
+	int ret;
+
+	mv->mark->moved += n;
+	mv->mark->end = mv->w->off;
+	mv->since += n;
+	if (mv->j && mv->since < mv->j->step && !last)
+		return 0;
+	if (mv->j) {
+		if (fdatasync(mv->w->fd))
+			return -errno;
+		ret = mv->j->record(mv->j->ctx, mv->cpu, mv->mark);
+		if (ret)
+			return ret;
+	}
+	release_range(mv->c, mv->released, mv->mark->moved - mv->released);
+	mv->released = mv->mark->moved;
+	mv->since = 0;
+	return 0;
 }
 
 static int read_cpu(const struct dat_append_cpu *c, uint64_t off, void *buf, size_t len,
@@ -45,35 +83,41 @@ static int read_cpu(const struct dat_append_cpu *c, uint64_t off, void *buf, siz
 	return n < 0 ? -errno : -EIO;
 }
 
-static int copy_raw(struct dat_writer *w, const struct dat_append_cpu *c, struct strbuf *err)
+static int copy_raw(struct move *mv, struct strbuf *err)
 {
-	uint64_t off = 0;
-	char *buf = malloc(COPY_CHUNK);
+	const struct dat_append_cpu *c = mv->c;
+	uint64_t off = mv->mark->moved;
+	size_t piece = mv->j && mv->j->step < COPY_CHUNK ? (size_t)mv->j->step : COPY_CHUNK;
+	char *buf = malloc(piece);
 	int ret = buf ? 0 : -ENOMEM;
 
 	while (!ret && off < c->size) {
-		size_t n = c->size - off < COPY_CHUNK ? (size_t)(c->size - off) : COPY_CHUNK;
+		size_t n = c->size - off < piece ? (size_t)(c->size - off) : piece;
 
 		ret = read_cpu(c, off, buf, n, err);
 		if (!ret)
-			ret = dat_w_write(w, buf, n);
-		release_range(c, off, n);
+			ret = dat_w_write(mv->w, buf, n);
 		off += n;
+		if (!ret)
+			ret = moved(mv, n, off == c->size);
 	}
 	free(buf);
 	return ret;
 }
 
-/* Raw pages as trace-cmd's chunks: the count, then the chunks. */
-static int copy_compressed(struct dat_writer *w, const struct dat_append_cpu *c,
-			   struct strbuf *err)
+/*
+ * Raw pages as trace-cmd's chunks: the count, then the chunks. The count is filled in before
+ * the last mark, so that a CPU marked done is whole in the output.
+ */
+static int copy_compressed(struct move *mv, uint64_t count_at, struct strbuf *err)
 {
+	struct dat_writer *w = mv->w;
+	const struct dat_append_cpu *c = mv->c;
 	size_t chunk = (size_t)w->page_size * DAT_CHUNK_PAGES;
 	size_t cap = dat_chunk_bound(w->comp, chunk);
-	uint64_t count_at = w->off, off = 0;
+	uint64_t off = mv->mark->moved;
 	char *in = malloc(chunk), *out = malloc(cap);
-	uint32_t chunks = 0;
-	int ret = in && out ? dat_w_put32(w, 0) : -ENOMEM;
+	int ret = in && out ? 0 : -ENOMEM;
 
 	while (!ret && off < c->size) {
 		size_t n = c->size - off < chunk ? (size_t)(c->size - off) : chunk, clen;
@@ -83,15 +127,54 @@ static int copy_compressed(struct dat_writer *w, const struct dat_append_cpu *c,
 			ret = dat_chunk_pack(w->codec, in, n, w->big, out, cap, &clen);
 		if (!ret)
 			ret = dat_w_write(w, out, clen);
-		release_range(c, off, n);
 		off += n;
-		chunks++;
+		mv->mark->chunks++;
+		if (!ret && off == c->size)
+			ret = dat_w_patch32(w, count_at, mv->mark->chunks);
+		if (!ret)
+			ret = moved(mv, n, off == c->size);
 	}
-	if (!ret)
-		ret = dat_w_patch32(w, count_at, chunks);
 	free(in);
 	free(out);
 	return ret;
+}
+
+/*
+ * One CPU's data at w->off, or the rest of it after what mark says is in the output already.
+ * Returns where its data starts (after a chunk count) in *start.
+ */
+static int move_cpu(struct move *mv, uint64_t *start, struct strbuf *err)
+{
+	struct dat_writer *w = mv->w;
+	struct dat_append_mark *mark = mv->mark;
+	int ret = 0;
+
+	if (mark->moved && (mark->offset != w->off || mark->moved > mv->c->size ||
+			    mark->end < mark->offset)) {
+		strbuf_addf(err, "CPU %u: the assembly journal disagrees with the layout "
+			    "(data at %llu, expected %llu)", mv->cpu,
+			    (unsigned long long)mark->offset, (unsigned long long)w->off);
+		return -EINVAL;
+	}
+	if (!mark->moved)
+		*mark = (struct dat_append_mark){ .offset = w->off, .end = w->off };
+	mv->released = mark->moved;
+	*start = mark->offset + (w->codec ? 4 : 0);
+	if (w->codec && mv->c->compressed) {
+		/* Chunks made as the data arrived: only their count is missing. */
+		if (!mark->moved)
+			ret = dat_w_put32(w, mv->c->nr_chunks);
+		w->off = mark->moved ? mark->end : w->off;
+		return ret ? ret : copy_raw(mv, err);
+	}
+	if (w->codec) {
+		if (!mark->moved)
+			ret = dat_w_put32(w, 0);
+		w->off = mark->moved ? mark->end : w->off;
+		return ret ? ret : copy_compressed(mv, mark->offset, err);
+	}
+	w->off = mark->moved ? mark->end : w->off;
+	return copy_raw(mv, err);
 }
 
 /*
@@ -99,9 +182,12 @@ static int copy_compressed(struct dat_writer *w, const struct dat_append_cpu *c,
  * count). w->off ends where the last data does.
  */
 static int write_cpu_data(struct dat_writer *w, const struct dat_append_cpu *cpus,
-			  unsigned int nr, struct dat_w_cpu_place *place, struct strbuf *err)
+			  unsigned int nr, const struct dat_append_journal *j,
+			  struct dat_w_cpu_place *place, struct strbuf *err)
 {
-	uint64_t end = w->off, ps = w->page_size, start;
+	uint64_t end = w->off, ps = w->page_size, start = 0;
+	struct dat_append_mark local;
+	struct move mv;
 	unsigned int i;
 	int ret = 0;
 
@@ -112,19 +198,10 @@ static int write_cpu_data(struct dat_writer *w, const struct dat_append_cpu *cpu
 		place[i].size = 0;
 		if (!cpus[i].size)
 			continue;
-		if (w->codec && cpus[i].compressed) {
-			/* Chunks made as the data arrived: only their count is missing. */
-			ret = dat_w_put32(w, cpus[i].nr_chunks);
-			start = w->off;
-			if (!ret)
-				ret = copy_raw(w, &cpus[i], err);
-		} else if (w->codec) {
-			start = w->off + 4;
-			ret = copy_compressed(w, &cpus[i], err);
-		} else {
-			start = w->off;
-			ret = copy_raw(w, &cpus[i], err);
-		}
+		local = (struct dat_append_mark){ 0 };
+		mv = (struct move){ .w = w, .c = &cpus[i], .j = j, .cpu = i,
+				    .mark = j ? &j->marks[i] : &local };
+		ret = move_cpu(&mv, &start, err);
 		place[i].size = w->off - start;
 		end = w->off;
 	}
@@ -139,7 +216,8 @@ static const char *clock_name(const struct dat_metadata *m)
 
 static int append_v6(struct dat_writer *w, const struct dat_metadata *m,
 		     const struct dat_append_cpu *cpus, unsigned int nr,
-		     struct dat_w_cpu_place *place, struct strbuf *err)
+		     const struct dat_append_journal *j, struct dat_w_cpu_place *place,
+		     struct strbuf *err)
 {
 	char clock[80];
 	uint64_t table;
@@ -170,7 +248,7 @@ static int append_v6(struct dat_writer *w, const struct dat_metadata *m,
 	if (!ret)
 		ret = dat_w_write(w, clock, strlen(clock));
 	if (!ret)
-		ret = write_cpu_data(w, cpus, nr, place, err);
+		ret = write_cpu_data(w, cpus, nr, j, place, err);
 	for (i = 0; i < nr && !ret; i++) {
 		ret = dat_w_patch64(w, table + 16ULL * i, place[i].offset);
 		if (!ret)
@@ -181,7 +259,8 @@ static int append_v6(struct dat_writer *w, const struct dat_metadata *m,
 
 static int append_v7(struct dat_writer *w, const struct dat_metadata *m,
 		     const struct dat_append_cpu *cpus, unsigned int nr,
-		     struct dat_w_cpu_place *place, const char *note, struct strbuf *err)
+		     const struct dat_append_journal *j, struct dat_w_cpu_place *place,
+		     const char *note, struct strbuf *err)
 {
 	uint64_t start = w->off, size_at;
 	int ret;
@@ -189,7 +268,7 @@ static int append_v7(struct dat_writer *w, const struct dat_metadata *m,
 	ret = dat_w_section_start(w, DAT_OPT_BUFFER, w->codec ? DAT_SECTION_FLAG_COMPRESSED : 0,
 				  "buffer flyrecord ", &size_at);
 	if (!ret)
-		ret = write_cpu_data(w, cpus, nr, place, err);
+		ret = write_cpu_data(w, cpus, nr, j, place, err);
 	if (!ret)
 		ret = dat_w_section_end(w, size_at);
 	if (!ret)
@@ -242,6 +321,14 @@ int64_t dat_append_cpu_data(int fd, uint64_t meta_size, const struct dat_metadat
 			    const struct dat_append_cpu *cpus, unsigned int nr,
 			    const char *incomplete, struct strbuf *err)
 {
+	return dat_append_cpu_data_journaled(fd, meta_size, m, cpus, nr, incomplete, NULL, err);
+}
+
+int64_t dat_append_cpu_data_journaled(int fd, uint64_t meta_size, const struct dat_metadata *m,
+				      const struct dat_append_cpu *cpus, unsigned int nr,
+				      const char *incomplete, const struct dat_append_journal *j,
+				      struct strbuf *err)
+{
 	struct dat_w_cpu_place *place = calloc(nr ? nr : 1, sizeof(*place));
 	struct dat_writer *w = NULL;
 	int64_t size;
@@ -252,9 +339,9 @@ int64_t dat_append_cpu_data(int fd, uint64_t meta_size, const struct dat_metadat
 				       (uint32_t)strlen(incomplete) + 1);
 	ret = ret < 0 ? ret : 0;
 	if (!ret && m->version == 6)
-		ret = append_v6(w, m, cpus, nr, place, err);
+		ret = append_v6(w, m, cpus, nr, j, place, err);
 	else if (!ret)
-		ret = append_v7(w, m, cpus, nr, place, incomplete, err);
+		ret = append_v7(w, m, cpus, nr, j, place, incomplete, err);
 	if (ret && !err->len)
 		strbuf_addf(err, "writing the output at offset %llu: %s",
 			    (unsigned long long)(w ? w->off : meta_size), strerror(-ret));
