@@ -455,6 +455,8 @@ void listen_recover_dir(int dir_fd, struct listen_log *log)
 		say(log, "cannot look for files left by a stopped listener: %s", strerror(errno));
 		return;
 	}
+	/* The dup shares dir_fd's position: a previous walk may have left it at the end. */
+	rewinddir(d);
 	while ((e = readdir(d))) {
 		if (e->d_name[0] != '.')
 			continue;
