@@ -206,7 +206,7 @@ static void test_listener_recovery(void **state)
 #define ASM_CPUS	3
 
 static void make_session(struct server_ctx *srv, const struct dat_writer_config *cfg,
-			 struct assembly *a)
+			 const char *note, struct assembly *a)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct chan c[ASM_CPUS];
@@ -223,6 +223,7 @@ static void make_session(struct server_ctx *srv, const struct dat_writer_config 
 	assert_int_equal(fstat(fd, &st), 0);
 	assert_int_equal(assembly_init(a, srv->dir_fd, ASM_PART, fd, ASM_CPUS), 0);
 	a->meta_size = (uint64_t)st.st_size;
+	a->note = note;
 	if (dat_metadata_scan(fd, a->meta_size, &a->m, &err))
 		fail_msg("%s", strbuf_str(&err));
 	for (i = 0; i < ASM_CPUS; i++) {
@@ -262,7 +263,7 @@ static void assemble(struct assembly *a, long stop_at)
 	assert_int_equal(assembly_begin(a), 0);
 	if (assembly_run(a, &err) < 0)
 		fail_msg("%s", strbuf_str(&err));
-	assert_int_equal(assembly_publish(a, "a.h:1.dat"), 0);
+	assert_int_equal(assembly_publish(a, a->note ? "a.h:1.partial.dat" : "a.h:1.dat"), 0);
 	strbuf_release(&err);
 }
 
@@ -297,12 +298,13 @@ static void only_left(const char *dir, const char *name)
 
 /*
  * For v7 zstd (chunks made as data arrived, and raw pages compressed while appending), v7
- * uncompressed and v6: the assembly is killed (SIGKILL while stopped by the hook) at each of
+ * uncompressed and v6, the first and last with an incomplete note (a .partial.dat): the assembly is killed (SIGKILL while stopped by the hook) at each of
  * its points in a child; the next listener's recovery writes, under the session's name, the
  * file an uninterrupted assembly writes, byte for byte, and leaves nothing else.
  */
 static void test_assembly_killed_anywhere(void **state)
 {
+	static const char *const notes[] = { "the client vanished mid-recording", NULL, "x" };
 	static const struct dat_writer_config cfgs[] = {
 		{ .version = 7, .compression = KT_COMP_ZSTD, .page_size = PS },
 		{ .version = 7, .compression = KT_COMP_NONE, .page_size = PS },
@@ -313,6 +315,7 @@ static void test_assembly_killed_anywhere(void **state)
 	struct listen_log log = { NULL };
 	struct assembly a;
 	size_t ref_len, len, c;
+	const char *out;
 	char *ref, *got;
 	long k;
 	int status;
@@ -320,14 +323,15 @@ static void test_assembly_killed_anywhere(void **state)
 
 	(void)state;
 	for (c = 0; c < sizeof(cfgs) / sizeof(cfgs[0]); c++) {
-		make_session(&srv, &cfgs[c], &a);
+		out = notes[c] ? "a.h:1.partial.dat" : "a.h:1.dat";
+		make_session(&srv, &cfgs[c], notes[c], &a);
 		assemble(&a, -1);
 		drop_session(&a);
-		ref = slurp(srv.dir_fd, "a.h:1.dat", &ref_len);
-		only_left(dir, "a.h:1.dat");
-		unlinkat(srv.dir_fd, "a.h:1.dat", 0);
+		ref = slurp(srv.dir_fd, out, &ref_len);
+		only_left(dir, out);
+		unlinkat(srv.dir_fd, out, 0);
 		for (k = 0;; k++) {
-			make_session(&srv, &cfgs[c], &a);
+			make_session(&srv, &cfgs[c], notes[c], &a);
 			pid = fork();
 			assert_true(pid >= 0);
 			if (!pid) {
@@ -347,22 +351,22 @@ static void test_assembly_killed_anywhere(void **state)
 			}
 			assert_true(WIFSIGNALED(status));
 			listen_recover_dir(srv.dir_fd, &log);
-			got = slurp(srv.dir_fd, "a.h:1.dat", &len);
+			got = slurp(srv.dir_fd, out, &len);
 			assert_int_equal(len, ref_len);
 			if (memcmp(got, ref, len))
 				fail_msg("config %zu, killed at point %ld: the file differs", c, k);
 			free(got);
-			only_left(dir, "a.h:1.dat");
-			unlinkat(srv.dir_fd, "a.h:1.dat", 0);
+			only_left(dir, out);
+			unlinkat(srv.dir_fd, out, 0);
 		}
 		/* journal, 23 + 47 pages in 3-page steps (or 10-page chunks), before the rename */
 		assert_true(k >= 8);
-		got = slurp(srv.dir_fd, "a.h:1.dat", &len);
+		got = slurp(srv.dir_fd, out, &len);
 		assert_int_equal(len, ref_len);
 		assert_memory_equal(got, ref, len);
 		free(got);
 		free(ref);
-		unlinkat(srv.dir_fd, "a.h:1.dat", 0);
+		unlinkat(srv.dir_fd, out, 0);
 	}
 	close(srv.dir_fd);
 	assert_int_equal(rmdir(dir), 0);
