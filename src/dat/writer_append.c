@@ -26,49 +26,65 @@
 #define COPY_CHUNK		(1U << 20)
 
 /*
- * One CPU's move into the output. With a journal, the source is released only once the
- * output holds it durably and the journal says so (record()): killed at any instant, what
- * the source no longer holds is in the output, and the mark says up to where.
+ * The CPUs' data on its way into the output. With a journal, a CPU's file is released only
+ * once the output holds what was moved durably and the journal says so (record()): killed at
+ * any instant, what a CPU's file no longer holds is in the output, and its mark says up to
+ * where. The output is flushed every `step` bytes moved, whichever CPUs they came from, and
+ * once at the end: a machine of many CPUs with little data each costs one flush, not two a CPU.
  */
-struct move {
+struct moves {
 	struct dat_writer *w;
-	const struct dat_append_cpu *c;
+	const struct dat_append_cpu *cpus;
+	unsigned int nr;
 	const struct dat_append_journal *j;	/* NULL: none */
-	struct dat_append_mark *mark;
-	unsigned int cpu;
-	uint64_t released;	/* source bytes released so far */
-	uint64_t since;		/* source bytes moved since the last mark */
+	struct dat_append_mark *marks;		/* j's, else our own */
+	uint64_t *released;			/* per CPU: bytes of its file released */
+	uint64_t unsynced;			/* bytes moved since the last flush */
 };
 
 /* Frees the copied part of a CPU's file; failure only costs disk space. */
-static void release_range(const struct dat_append_cpu *c, uint64_t off, uint64_t len)
+static void release(struct moves *mv, unsigned int cpu)
 {
-	if (!c->keep && len)
-		(void)fallocate(c->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
-				(off_t)len);
+	const struct dat_append_cpu *c = &mv->cpus[cpu];
+	uint64_t from = mv->released[cpu], to = mv->marks[cpu].moved;
+
+	if (!c->keep && to > from)
+		(void)fallocate(c->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)from,
+				(off_t)(to - from));
+	mv->released[cpu] = to;
 }
 
-/* n more source bytes are in the output (which ends at w->off); last: the CPU is done. */
-static int moved(struct move *mv, uint64_t n, int last)
+/* Output on disk, then each mark that moved, then the CPU files' moved ranges released. */
+static int flush_moves(struct moves *mv)
 {
+	unsigned int i;
 	int ret;
 
-	mv->mark->moved += n;
-	mv->mark->end = mv->w->off;
-	mv->since += n;
-	if (mv->j && mv->since < mv->j->step && !last)
-		return 0;
-	if (mv->j) {
-		if (fdatasync(mv->w->fd))
-			return -errno;
-		ret = mv->j->record(mv->j->ctx, mv->cpu, mv->mark);
+	if (fdatasync(mv->w->fd))
+		return -errno;
+	for (i = 0; i < mv->nr; i++) {
+		if (mv->marks[i].moved == mv->released[i])
+			continue;
+		ret = mv->j->record(mv->j->ctx, i, &mv->marks[i]);
 		if (ret)
 			return ret;
+		release(mv, i);
 	}
-	release_range(mv->c, mv->released, mv->mark->moved - mv->released);
-	mv->released = mv->mark->moved;
-	mv->since = 0;
+	mv->unsynced = 0;
 	return 0;
+}
+
+/* n more bytes of CPU cpu are in the output, which ends at w->off. */
+static int moved(struct moves *mv, unsigned int cpu, uint64_t n)
+{
+	mv->marks[cpu].moved += n;
+	mv->marks[cpu].end = mv->w->off;
+	if (!mv->j) {
+		release(mv, cpu);
+		return 0;
+	}
+	mv->unsynced += n;
+	return mv->unsynced < mv->j->step ? 0 : flush_moves(mv);
 }
 
 static int read_cpu(const struct dat_append_cpu *c, uint64_t off, void *buf, size_t len,
@@ -83,10 +99,10 @@ static int read_cpu(const struct dat_append_cpu *c, uint64_t off, void *buf, siz
 	return n < 0 ? -errno : -EIO;
 }
 
-static int copy_raw(struct move *mv, struct strbuf *err)
+static int copy_raw(struct moves *mv, unsigned int cpu, struct strbuf *err)
 {
-	const struct dat_append_cpu *c = mv->c;
-	uint64_t off = mv->mark->moved;
+	const struct dat_append_cpu *c = &mv->cpus[cpu];
+	uint64_t off = mv->marks[cpu].moved;
 	size_t piece = mv->j && mv->j->step < COPY_CHUNK ? (size_t)mv->j->step : COPY_CHUNK;
 	char *buf = malloc(piece);
 	int ret = buf ? 0 : -ENOMEM;
@@ -99,7 +115,7 @@ static int copy_raw(struct move *mv, struct strbuf *err)
 			ret = dat_w_write(mv->w, buf, n);
 		off += n;
 		if (!ret)
-			ret = moved(mv, n, off == c->size);
+			ret = moved(mv, cpu, n);
 	}
 	free(buf);
 	return ret;
@@ -107,15 +123,16 @@ static int copy_raw(struct move *mv, struct strbuf *err)
 
 /*
  * Raw pages as trace-cmd's chunks: the count, then the chunks. The count is filled in before
- * the last mark, so that a CPU marked done is whole in the output.
+ * the last bytes count as moved, so that a CPU marked done is whole in the output.
  */
-static int copy_compressed(struct move *mv, uint64_t count_at, struct strbuf *err)
+static int copy_compressed(struct moves *mv, unsigned int cpu, struct strbuf *err)
 {
 	struct dat_writer *w = mv->w;
-	const struct dat_append_cpu *c = mv->c;
+	const struct dat_append_cpu *c = &mv->cpus[cpu];
+	struct dat_append_mark *mark = &mv->marks[cpu];
 	size_t chunk = (size_t)w->page_size * DAT_CHUNK_PAGES;
 	size_t cap = dat_chunk_bound(w->comp, chunk);
-	uint64_t off = mv->mark->moved;
+	uint64_t off = mark->moved;
 	char *in = malloc(chunk), *out = malloc(cap);
 	int ret = in && out ? 0 : -ENOMEM;
 
@@ -128,11 +145,11 @@ static int copy_compressed(struct move *mv, uint64_t count_at, struct strbuf *er
 		if (!ret)
 			ret = dat_w_write(w, out, clen);
 		off += n;
-		mv->mark->chunks++;
+		mark->chunks++;
 		if (!ret && off == c->size)
-			ret = dat_w_patch32(w, count_at, mv->mark->chunks);
+			ret = dat_w_patch32(w, mark->offset, mark->chunks);
 		if (!ret)
-			ret = moved(mv, n, off == c->size);
+			ret = moved(mv, cpu, n);
 	}
 	free(in);
 	free(out);
@@ -140,41 +157,36 @@ static int copy_compressed(struct move *mv, uint64_t count_at, struct strbuf *er
 }
 
 /*
- * One CPU's data at w->off, or the rest of it after what mark says is in the output already.
- * Returns where its data starts (after a chunk count) in *start.
+ * One CPU's data at w->off, or the rest of it after what its mark says is in the output
+ * already. Returns where its data starts (after a chunk count) in *start.
  */
-static int move_cpu(struct move *mv, uint64_t *start, struct strbuf *err)
+static int move_cpu(struct moves *mv, unsigned int cpu, uint64_t *start, struct strbuf *err)
 {
 	struct dat_writer *w = mv->w;
-	struct dat_append_mark *mark = mv->mark;
+	const struct dat_append_cpu *c = &mv->cpus[cpu];
+	struct dat_append_mark *mark = &mv->marks[cpu];
 	int ret = 0;
 
-	if (mark->moved && (mark->offset != w->off || mark->moved > mv->c->size ||
+	if (mark->moved && (mark->offset != w->off || mark->moved > c->size ||
 			    mark->end < mark->offset)) {
 		strbuf_addf(err, "CPU %u: the assembly journal disagrees with the layout "
-			    "(data at %llu, expected %llu)", mv->cpu,
+			    "(data at %llu, expected %llu)", cpu,
 			    (unsigned long long)mark->offset, (unsigned long long)w->off);
 		return -EINVAL;
 	}
 	if (!mark->moved)
 		*mark = (struct dat_append_mark){ .offset = w->off, .end = w->off };
-	mv->released = mark->moved;
+	mv->released[cpu] = mark->moved;
 	*start = mark->offset + (w->codec ? 4 : 0);
-	if (w->codec && mv->c->compressed) {
-		/* Chunks made as the data arrived: only their count is missing. */
-		if (!mark->moved)
-			ret = dat_w_put32(w, mv->c->nr_chunks);
-		w->off = mark->moved ? mark->end : w->off;
-		return ret ? ret : copy_raw(mv, err);
-	}
-	if (w->codec) {
-		if (!mark->moved)
-			ret = dat_w_put32(w, 0);
-		w->off = mark->moved ? mark->end : w->off;
-		return ret ? ret : copy_compressed(mv, mark->offset, err);
-	}
-	w->off = mark->moved ? mark->end : w->off;
-	return copy_raw(mv, err);
+	/* Chunks made as the data arrived need only their count; else it is filled in last. */
+	if (w->codec && !mark->moved)
+		ret = dat_w_put32(w, c->compressed ? c->nr_chunks : 0);
+	if (mark->moved)
+		w->off = mark->end;
+	if (ret)
+		return ret;
+	return w->codec && !c->compressed ? copy_compressed(mv, cpu, err) :
+		copy_raw(mv, cpu, err);
 }
 
 /*
@@ -186,11 +198,14 @@ static int write_cpu_data(struct dat_writer *w, const struct dat_append_cpu *cpu
 			  struct dat_w_cpu_place *place, struct strbuf *err)
 {
 	uint64_t end = w->off, ps = w->page_size, start = 0;
-	struct dat_append_mark local;
-	struct move mv;
+	struct moves mv = { .w = w, .cpus = cpus, .nr = nr, .j = j };
 	unsigned int i;
 	int ret = 0;
 
+	mv.released = calloc(nr ? nr : 1, sizeof(*mv.released));
+	mv.marks = j ? j->marks : calloc(nr ? nr : 1, sizeof(*mv.marks));
+	if (!mv.released || !mv.marks)
+		ret = -ENOMEM;
 	for (i = 0; i < nr && !ret; i++) {
 		w->off = (w->off + ps - 1) / ps * ps;
 		place[i].cpu = i;
@@ -198,14 +213,16 @@ static int write_cpu_data(struct dat_writer *w, const struct dat_append_cpu *cpu
 		place[i].size = 0;
 		if (!cpus[i].size)
 			continue;
-		local = (struct dat_append_mark){ 0 };
-		mv = (struct move){ .w = w, .c = &cpus[i], .j = j, .cpu = i,
-				    .mark = j ? &j->marks[i] : &local };
-		ret = move_cpu(&mv, &start, err);
+		ret = move_cpu(&mv, i, &start, err);
 		place[i].size = w->off - start;
 		end = w->off;
 	}
+	if (!ret && j)
+		ret = flush_moves(&mv);
 	w->off = end;
+	free(mv.released);
+	if (!j)
+		free(mv.marks);
 	return ret;
 }
 
