@@ -8,7 +8,9 @@
  *       a strings section with the names of the sections added here.
  * The writer continues the file in the metadata's byte order and compression. Unlike a
  * recording's, the sections end where the data does, not at the next page, and a v6 table
- * has the offset of a CPU without data too.
+ * has the offset of a CPU without data too. With a journal (dat_append.h) an interrupted
+ * append is resumed where it stood and writes the same bytes, so that a listener can empty
+ * the CPU files as it goes and still survive being killed.
  */
 #define _FILE_OFFSET_BITS 64
 #include <errno.h>

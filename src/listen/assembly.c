@@ -40,6 +40,7 @@ struct journal_head {
 	char magic[8];
 	uint32_t head_size;	/* sizeof(struct journal_head): a layout check */
 	uint32_t nr;
+	uint64_t part_dev, part_ino;	/* the ".part" file it belongs to */
 	uint64_t meta_size;
 	struct dat_metadata m;
 	uint32_t has_note;
@@ -127,8 +128,8 @@ int assembly_init(struct assembly *a, int dir, const char *part, int out, uint32
 int assembly_begin(struct assembly *a)
 {
 	struct strbuf name = STRBUF_INIT, tmp = STRBUF_INIT;
-	struct journal_head h = { .magic = JOURNAL_MAGIC, .head_size = sizeof(h), .nr = a->nr,
-				  .meta_size = a->meta_size, .m = a->m, .has_note = !!a->note };
+	struct journal_head h;
+	struct stat st;
 	uint32_t i;
 	int ret = 0;
 
@@ -136,6 +137,17 @@ int assembly_begin(struct assembly *a)
 		return -ENAMETOOLONG;
 	if (a->nr > JOURNAL_MAX_CPUS)
 		return -E2BIG;
+	if (fstat(a->out, &st))
+		return -errno;
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, JOURNAL_MAGIC, sizeof(h.magic));
+	h.head_size = sizeof(h);
+	h.nr = a->nr;
+	h.part_dev = (uint64_t)st.st_dev;
+	h.part_ino = (uint64_t)st.st_ino;
+	h.meta_size = a->meta_size;
+	h.m = a->m;
+	h.has_note = !!a->note;
 	if (a->note)
 		strcpy(h.note, a->note);
 	sibling(&name, a->part, LISTEN_JOURNAL_SUFFIX);
@@ -162,9 +174,10 @@ int assembly_begin(struct assembly *a)
 	return ret;
 }
 
-static int read_head(struct assembly *a, struct journal_head *h)
+/* -ESTALE: the journal of an earlier file of that name (its removal was missed). */
+static int read_head(struct assembly *a, int out, struct journal_head *h)
 {
-	struct stat st;
+	struct stat st, part;
 	ssize_t n = pread(a->jfd, h, sizeof(*h), 0);
 
 	if (n != (ssize_t)sizeof(*h) || memcmp(h->magic, JOURNAL_MAGIC, sizeof(h->magic)) ||
@@ -172,6 +185,10 @@ static int read_head(struct assembly *a, struct journal_head *h)
 	    h->note[sizeof(h->note) - 1] || fstat(a->jfd, &st) ||
 	    (uint64_t)st.st_size < (uint64_t)slot_at(h->nr))
 		return -EBADMSG;
+	if (fstat(out, &part))
+		return -errno;
+	if (h->part_dev != (uint64_t)part.st_dev || h->part_ino != (uint64_t)part.st_ino)
+		return -ESTALE;
 	return 0;
 }
 
@@ -213,11 +230,20 @@ int assembly_resume_open(struct assembly *a, int dir, const char *part, int out,
 	unlinkat(dir, strbuf_str(&name), 0);	/* step 1 not done: nothing was changed */
 	sibling(&name, part, LISTEN_JOURNAL_SUFFIX);
 	jfd = openat(dir, strbuf_str(&name), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
-	strbuf_release(&name);
-	if (jfd < 0)
+	if (jfd < 0) {
+		strbuf_release(&name);
 		return -errno;
+	}
 	a->jfd = jfd;
-	ret = read_head(a, &h);
+	ret = read_head(a, out, &h);
+	if (ret == -ESTALE) {
+		unlinkat(dir, strbuf_str(&name), 0);
+		strbuf_release(&name);
+		close(jfd);
+		a->jfd = -1;
+		return -ENOENT;
+	}
+	strbuf_release(&name);
 	if (!ret) {
 		ret = assembly_init(a, dir, part, out, h.nr);
 		a->jfd = jfd;

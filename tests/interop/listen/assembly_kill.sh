@@ -81,7 +81,7 @@ for case in $CASES; do
 			sleep 0.05
 		done
 		if grep -q ": wrote " "$LOG"; then
-			# past the last point: an uninterrupted assembly in steps writes the same file
+			# past the last point: assembled whole in steps, the same file
 			stop_listener
 			got=$(find "$D" -maxdepth 1 -name '*.dat')
 			cmp -s "$got" "$ref" &&

@@ -47,7 +47,7 @@ static void make_page(char *page, int seed)
 }
 
 /* Everything before the CPU data: the six metadata parts and the options. */
-static void write_metadata(struct dat_writer *w)
+static void write_metadata(struct dat_writer *w, int cpus)
 {
 	struct dat_blob hp = { header_page, sizeof(header_page) - 1 };
 	struct dat_blob he = { header_event, sizeof(header_event) - 1 };
@@ -62,7 +62,7 @@ static void write_metadata(struct dat_writer *w)
 	assert_int_equal(dat_writer_cmdlines(w, &empty, &err), 0);
 	assert_int_equal(dat_writer_add_option(w, DAT_OPT_UNAME, "Linux test", 11), 0);
 	assert_int_equal(dat_writer_add_option(w, DAT_OPT_TRACECLOCK, "[local] global\n", 16), 0);
-	assert_int_equal(dat_writer_cpu_count(w, 2), 0);
+	assert_int_equal(dat_writer_cpu_count(w, cpus), 0);
 	strbuf_release(&err);
 }
 
@@ -145,7 +145,7 @@ static void test_listener_recovery(void **state)
 	(void)state;
 	fd = openat(srv.dir_fd, ".t.h:1.dat.part", O_CREAT | O_RDWR, 0644);
 	assert_int_equal(dat_writer_open(fd, &cfg, &w, &err), 0);
-	write_metadata(w);
+	write_metadata(w, 2);
 	assert_int_equal(dat_writer_metadata_end(w, &err), 0);
 	dat_writer_free(w);
 	close(fd);
@@ -217,7 +217,7 @@ static void make_session(struct server_ctx *srv, const struct dat_writer_config 
 
 	fd = openat(srv->dir_fd, ASM_PART, O_CREAT | O_TRUNC | O_RDWR, 0644);
 	assert_int_equal(dat_writer_open(fd, cfg, &w, &err), 0);
-	write_metadata(w);
+	write_metadata(w, ASM_CPUS);
 	assert_int_equal(dat_writer_metadata_end(w, &err), 0);
 	dat_writer_free(w);
 	assert_int_equal(fstat(fd, &st), 0);
@@ -367,7 +367,7 @@ static void test_assembly_killed_anywhere(void **state)
 			}
 			drop_session(&a);
 			if (WIFEXITED(status)) {
-				/* past the last point: the child assembled it all, in 3-page steps */
+				/* past the last point: assembled whole, in 3-page steps */
 				assert_int_equal(WEXITSTATUS(status), 0);
 				break;
 			}
@@ -396,11 +396,47 @@ static void test_assembly_killed_anywhere(void **state)
 	server_ctx_release_codecs(&srv);
 }
 
+/*
+ * A journal whose ".part" file is not the one it was made for (a new file took the name) is
+ * not followed: the ".part" is recovered as one left mid-recording, the journal removed.
+ */
+static void test_stale_journal(void **state)
+{
+	static const struct dat_writer_config cfg = { .version = 6, .page_size = PS };
+	char dir[] = "/tmp/ktrace-assembly-XXXXXX";
+	struct server_ctx srv = { .dir_fd = open(mkdtemp(dir), O_RDONLY | O_DIRECTORY) };
+	struct listen_log log = { NULL };
+	struct assembly a;
+	size_t len;
+	char *meta;
+	int fd;
+
+	(void)state;
+	make_session(&srv, &cfg, NULL, &a);
+	assert_int_equal(assembly_begin(&a), 0);
+	meta = slurp(srv.dir_fd, ASM_PART, &len);
+	drop_session(&a);
+	fd = openat(srv.dir_fd, ASM_PART ".new", O_CREAT | O_RDWR, 0644);
+	assert_int_equal(write(fd, meta, len), (ssize_t)len);
+	close(fd);
+	assert_int_equal(renameat(srv.dir_fd, ASM_PART ".new", srv.dir_fd, ASM_PART), 0);
+	free(meta);
+
+	listen_recover_dir(srv.dir_fd, &log);
+
+	only_left(dir, "a.h:1.incomplete.dat");
+	unlinkat(srv.dir_fd, "a.h:1.incomplete.dat", 0);
+	close(srv.dir_fd);
+	assert_int_equal(rmdir(dir), 0);
+	server_ctx_release_codecs(&srv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_listener_recovery),
 		cmocka_unit_test(test_assembly_killed_anywhere),
+		cmocka_unit_test(test_stale_journal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
