@@ -627,6 +627,7 @@ static void finish(struct session *s)
 	struct assembly a;
 	int64_t size = 0;
 	char msg[160];
+	uint32_t i;
 	int ret = assemble(s, &a, &err, &size);
 
 	if (!ret)
@@ -639,6 +640,11 @@ static void finish(struct session *s)
 		return;
 	}
 	assembly_release(&a);
+	for (i = 0; i < s->cpus; i++) {
+		/* assembly_publish() removed the CPU files: their names are no longer ours */
+		free(s->ch[i].path);
+		s->ch[i].path = NULL;
+	}
 	snprintf(msg, sizeof(msg), " (%lld bytes, %u CPUs)%s%s%s", (long long)size, s->cpus,
 		 s->partial ? ": " : "", s->partial ? s->partial : "",
 		 s->partial ? ", data so far kept" : "");
