@@ -52,4 +52,32 @@ int64_t dat_append_cpu_data(int fd, uint64_t meta_size, const struct dat_metadat
 			    const struct dat_append_cpu *cpus, unsigned int nr,
 			    const char *incomplete, struct strbuf *err);
 
+/* How much of one CPU's file an assembly has moved into the output. */
+struct dat_append_mark {
+	uint64_t moved;		/* bytes of the CPU's file in the output; 0: not started */
+	uint64_t offset;	/* where the CPU's data (its chunk count first) starts */
+	uint64_t end;		/* where the output of what was moved ends */
+	uint32_t chunks;	/* chunks made of it so far, when compressed while appending */
+};
+
+/*
+ * Makes an assembly that empties its CPU files resumable. marks[i] says where CPU i stands
+ * (all zero: from the start) and is kept up to date; after each `step` bytes of a CPU (and at
+ * its end) the output is flushed to disk, then record() is called (it must make the mark
+ * durable; non-zero stops the assembly), and only then is that part of the CPU's file
+ * released. A later call with the same arguments and the recorded marks writes the same file.
+ */
+struct dat_append_journal {
+	struct dat_append_mark *marks;
+	uint64_t step;
+	int (*record)(void *ctx, unsigned int cpu, const struct dat_append_mark *mark);
+	void *ctx;
+};
+
+/* dat_append_cpu_data() with a journal (NULL: none). */
+int64_t dat_append_cpu_data_journaled(int fd, uint64_t meta_size, const struct dat_metadata *m,
+				      const struct dat_append_cpu *cpus, unsigned int nr,
+				      const char *incomplete, const struct dat_append_journal *j,
+				      struct strbuf *err);
+
 #endif

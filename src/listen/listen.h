@@ -43,11 +43,13 @@ int listen_server_run(const struct listen_config *cfg, int dir_fd, struct listen
 /*
  * A session's files in the output directory: ".BASE.HOST:PORT.dat.part" (the metadata, locked
  * while the session lives), one ".BASE.HOST:PORT.dat.part.cpuN" per CPU, and, while the final
- * file is put together, ".BASE.HOST:PORT.dat.assembling" in place of the ".part". A recovery
- * builds ".BASE.HOST:PORT.dat.recovering", then BASE.HOST:PORT.incomplete.dat.
+ * file is put together, the journal ".BASE.HOST:PORT.dat.part.journal" (assembly.c). A
+ * recovery builds ".BASE.HOST:PORT.dat.recovering", then BASE.HOST:PORT.incomplete.dat.
+ * ".assembling" files were left by listeners before the journal (their events are lost).
  */
 #define LISTEN_PART_SUFFIX		".dat.part"
 #define LISTEN_CPU_SUFFIX		".cpu"
+#define LISTEN_JOURNAL_SUFFIX		".journal"
 #define LISTEN_ASSEMBLING_SUFFIX	".dat.assembling"
 #define LISTEN_RECOVERING_SUFFIX	".dat.recovering"
 #define LISTEN_INCOMPLETE_SUFFIX	".incomplete"
@@ -59,6 +61,51 @@ int listen_server_run(const struct listen_config *cfg, int dir_fd, struct listen
 void listen_recover_dir(int dir_fd, struct listen_log *log);
 /* The same for one ".part" file: 0, -EBUSY when a live listener holds it, or -errno. */
 int listen_recover_one(int dir_fd, const char *part, struct listen_log *log);
+
+/*
+ * The final assembly of a ".part" file and its CPU files, resumable after a kill at any
+ * instant (assembly.c). Test hook, inert unless set: KTRACE_LISTEN_ASSEMBLY_STOP=K makes the
+ * process log "assembly stopped at point K" and SIGSTOP itself at the Kth point (0: journal
+ * written, nothing appended; then one point per mark recorded, before its range is released;
+ * last: file whole, not yet renamed), so that a test can SIGKILL it exactly there;
+ * KTRACE_LISTEN_ASSEMBLY_STEP=BYTES sets the bytes between marks (default 64 MiB).
+ */
+#define ASSEMBLY_NOTE_MAX	256
+
+struct assembly {
+	int dir;
+	const char *part;		/* the ".part" name: its file is the output */
+	int out;
+	uint64_t meta_size;
+	struct dat_metadata m;
+	const char *note;		/* the incomplete note, NULL: none */
+	struct dat_append_cpu *cpus;	/* nr */
+	struct dat_append_mark *marks;	/* nr */
+	uint32_t nr;
+	int jfd;			/* the journal */
+	int owns_fds;			/* resumed: the CPU files were opened here */
+	char note_buf[ASSEMBLY_NOTE_MAX];
+	uint64_t step;
+	long stop_at;			/* test hook: -1 when unset */
+	unsigned long point;
+	struct listen_log *log;
+};
+
+/* Empty arrays for nr CPUs; the caller fills cpus, m, meta_size, note, log. */
+int assembly_init(struct assembly *a, int dir, const char *part, int out, uint32_t nr);
+void assembly_hook_from_env(struct assembly *a);
+/* Writes the journal: from its return on, a kill leaves a resumable assembly. */
+int assembly_begin(struct assembly *a);
+/* A killed assembly's journal and CPU files: 0, -ENOENT when part has no journal, or -errno. */
+int assembly_resume_open(struct assembly *a, int dir, const char *part, int out,
+			 struct strbuf *err);
+/* Appends (the rest of) the CPU data and flushes the output; its size or negative errno. */
+int64_t assembly_run(struct assembly *a, struct strbuf *err);
+/* Removes the CPU files, renames the output to final_name, removes the journal. */
+int assembly_publish(struct assembly *a, const char *final_name);
+/* Removes the journal: the session's files are being dropped. */
+void assembly_discard(struct assembly *a);
+void assembly_release(struct assembly *a);
 
 /* What every session shares with the server; owned by the server. */
 struct server_ctx {

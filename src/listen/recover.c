@@ -5,7 +5,9 @@
  * the metadata and each CPU's pages have their own file beside it (session.c); here they
  * become BASE.HOST:PORT.incomplete.dat, assembled as for a complete session with every whole
  * page received, and marked incomplete inside (DAT_OPT_KTRACE_INCOMPLETE) so that `ktrace
- * report` says so. A ".part" file another live listener has locked is left alone.
+ * report` says so. A ".part" file another live listener has locked is left alone. One killed
+ * while it assembled the final file has a journal (assembly.c): that assembly is completed
+ * instead, into the file the session would have written.
  */
 #define _FILE_OFFSET_BITS 64
 #include <dirent.h>
@@ -341,6 +343,39 @@ static void release(struct leftover *l)
 	close(l->fd);
 }
 
+/* A listener was killed during the final assembly: finish it from its journal. */
+static int resume_assembly(int dir, const char *part, int fd, struct listen_log *log)
+{
+	struct strbuf err = STRBUF_INIT, name = STRBUF_INIT;
+	struct assembly a;
+	int64_t size = 0;
+	int ret = assembly_resume_open(&a, dir, part, fd, &err);
+
+	if (ret == -ENOENT && !err.len) {
+		strbuf_release(&err);
+		return ret;
+	}
+	a.log = log;
+	assembly_hook_from_env(&a);
+	if (!ret) {
+		size = assembly_run(&a, &err);
+		ret = size < 0 ? (int)size : 0;
+	}
+	sibling(&name, part, 1, a.note ? ".partial.dat" : ".dat");
+	if (!ret && (ret = assembly_publish(&a, strbuf_str(&name))))
+		strbuf_addf(&err, "naming it: %s", strerror(-ret));
+	if (ret)
+		say(log, "could not complete %s, which a listener was assembling when it stopped: "
+		    "%s; left as it is", part, err.len ? strbuf_str(&err) : strerror(-ret));
+	else
+		say(log, "completed %s, which a listener was assembling when it stopped, into %s "
+		    "(%u CPUs, %lld bytes)", part, strbuf_str(&name), a.nr, (long long)size);
+	assembly_release(&a);
+	strbuf_release(&err);
+	strbuf_release(&name);
+	return ret;
+}
+
 int listen_recover_one(int dir_fd, const char *part, struct listen_log *log)
 {
 	struct leftover l = { .dir = dir_fd, .part = part };
@@ -350,6 +385,11 @@ int listen_recover_one(int dir_fd, const char *part, struct listen_log *log)
 
 	if (ret)
 		return ret == -ENOENT ? 0 : ret;
+	ret = resume_assembly(dir_fd, part, l.fd, log);
+	if (ret != -ENOENT) {
+		close(l.fd);
+		return ret;
+	}
 	ret = fstat(l.fd, &st) ? -errno : 0;
 	l.size = (uint64_t)st.st_size;
 	if (!ret && (ret = dat_metadata_scan(l.fd, l.size, &l.m, &err))) {
@@ -389,6 +429,20 @@ static void remove_assembling(int dir, const char *name, struct listen_log *log)
 	close(fd);
 }
 
+/*
+ * A journal without its ".part" file: the assembly was done and the file renamed, only the
+ * journal's removal was missed. A journal is made only while its ".part" file exists.
+ */
+static void remove_orphan_journal(int dir, const char *name)
+{
+	struct strbuf part = STRBUF_INIT;
+
+	strbuf_add(&part, name, strlen(name) - strlen(LISTEN_JOURNAL_SUFFIX));
+	if (faccessat(dir, strbuf_str(&part), F_OK, AT_SYMLINK_NOFOLLOW) && errno == ENOENT)
+		unlinkat(dir, name, 0);
+	strbuf_release(&part);
+}
+
 void listen_recover_dir(int dir_fd, struct listen_log *log)
 {
 	int fd = dup(dir_fd);
@@ -401,6 +455,8 @@ void listen_recover_dir(int dir_fd, struct listen_log *log)
 		say(log, "cannot look for files left by a stopped listener: %s", strerror(errno));
 		return;
 	}
+	/* The dup shares dir_fd's position: a previous walk may have left it at the end. */
+	rewinddir(d);
 	while ((e = readdir(d))) {
 		if (e->d_name[0] != '.')
 			continue;
@@ -408,6 +464,8 @@ void listen_recover_dir(int dir_fd, struct listen_log *log)
 			listen_recover_one(dir_fd, e->d_name, log);
 		else if (ends_with(e->d_name, LISTEN_ASSEMBLING_SUFFIX))
 			remove_assembling(dir_fd, e->d_name, log);
+		else if (ends_with(e->d_name, LISTEN_PART_SUFFIX LISTEN_JOURNAL_SUFFIX))
+			remove_orphan_journal(dir_fd, e->d_name);
 	}
 	closedir(d);
 }

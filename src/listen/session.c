@@ -578,31 +578,36 @@ static int finish_channel(struct session *s, struct dat_append_cpu *blob, uint32
 	return torn < 0 ? (int)torn : 0;
 }
 
-static int assemble(struct session *s, struct strbuf *err, int64_t *size)
+/*
+ * The CPU data goes into the ".part" file in place, journaled (assembly.c): a listener killed
+ * from here on leaves what the next one completes into the same file.
+ */
+static int assemble(struct session *s, struct assembly *a, struct strbuf *err, int64_t *size)
 {
-	struct dat_append_cpu *blobs = calloc(s->cpus, sizeof(*blobs));
-	struct dat_metadata m;
 	uint32_t i;
-	int ret;
+	int ret = assembly_init(a, s->srv->dir_fd, s->tmp_name, s->out, s->cpus);
 
-	if (!blobs)
-		return -ENOMEM;
-	ret = scan_meta(s, &m, err);
+	if (ret)
+		return ret;
+	assembly_hook_from_env(a);
+	a->log = s->srv->log;
+	a->meta_size = s->meta_size;
+	a->note = s->partial;
+	ret = scan_meta(s, &a->m, err);
 	for (i = 0; !ret && i < s->cpus; i++)
-		ret = finish_channel(s, &blobs[i], i);
+		ret = finish_channel(s, &a->cpus[i], i);
+	if (!ret)
+		ret = assembly_begin(a);
 	if (!ret) {
-		*size = dat_append_cpu_data(s->out, s->meta_size, &m, blobs, s->cpus, s->partial,
-					    err);
+		*size = assembly_run(a, err);
 		ret = *size < 0 ? (int)*size : 0;
 	}
-	free(blobs);
 	return ret;
 }
 
-static int publish(struct session *s)
+static int publish(struct session *s, struct assembly *a)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int ret;
 
 	if (s->partial) {
 		/* "BASE.HOST:PORT.partial.dat": never mistaken for a complete recording. */
@@ -613,54 +618,32 @@ static int publish(struct session *s)
 		if (!s->final_name)
 			return -ENOMEM;
 	}
-	if (fsync(s->out))
-		return -errno;
-	ret = renameat(s->srv->dir_fd, s->tmp_name, s->srv->dir_fd, s->final_name);
-	return ret ? -errno : 0;
-}
-
-/*
- * Assembling empties the CPU data files as it copies them: from here on a killed listener
- * leaves nothing to recover, and the name says so (".assembling", removed at the next start).
- */
-static int start_assembly(struct session *s)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t len = strlen(s->tmp_name) - strlen(LISTEN_PART_SUFFIX);
-	uint32_t i;
-	int ret = strbuf_add(&sb, s->tmp_name, len);
-
-	if (!ret)
-		ret = strbuf_addstr(&sb, LISTEN_ASSEMBLING_SUFFIX);
-	if (!ret && renameat(s->srv->dir_fd, s->tmp_name, s->srv->dir_fd, strbuf_str(&sb)))
-		ret = -errno;
-	if (ret) {
-		strbuf_release(&sb);
-		return ret;
-	}
-	free(s->tmp_name);
-	s->tmp_name = strbuf_detach(&sb, NULL);
-	for (i = 0; i < s->cpus; i++)
-		chan_remove(&s->ch[i], s->srv->dir_fd);
-	return 0;
+	return assembly_publish(a, s->final_name);
 }
 
 static void finish(struct session *s)
 {
 	struct strbuf err = STRBUF_INIT;
+	struct assembly a;
 	int64_t size = 0;
 	char msg[160];
-	int ret = start_assembly(s);
+	uint32_t i;
+	int ret = assemble(s, &a, &err, &size);
 
 	if (!ret)
-		ret = assemble(s, &err, &size);
-
-	if (!ret)
-		ret = publish(s);
+		ret = publish(s, &a);
 	if (ret) {
+		assembly_discard(&a);
+		assembly_release(&a);
 		fail(s, "assembling the file", err.len ? strbuf_str(&err) : strerror(-ret));
 		strbuf_release(&err);
 		return;
+	}
+	assembly_release(&a);
+	for (i = 0; i < s->cpus; i++) {
+		/* assembly_publish() removed the CPU files: their names are no longer ours */
+		free(s->ch[i].path);
+		s->ch[i].path = NULL;
 	}
 	snprintf(msg, sizeof(msg), " (%lld bytes, %u CPUs)%s%s%s", (long long)size, s->cpus,
 		 s->partial ? ": " : "", s->partial ? s->partial : "",
