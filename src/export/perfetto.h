@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ktrace/report.h"
+#include "ktrace/sched_fields.h"
 #include "ktrace/strbuf.h"
 #include "pb.h"
 
@@ -57,13 +57,13 @@ void pf_threads_release(struct pf_threads *t);
 /* ------------------------------------------------------------------ ftrace events */
 
 struct pf_sched_wake {
-	struct report_sched_wakeup_fields f;
+	struct sched_wakeup_fields f;
 	int proto_field;	/* FtraceEvent field of this event */
 };
 
 struct pf_ftrace {
 	struct tep_handle *tep;
-	struct report_sched_switch_fields sw;
+	struct sched_switch_fields sw;
 	struct pf_sched_wake wake[3];	/* sched_waking, sched_wakeup, sched_wakeup_new */
 	int print_id;
 	struct tep_format_field *print_ip, *print_buf;

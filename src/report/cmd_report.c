@@ -14,6 +14,12 @@
 #include "ktrace/command.h"
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
+#include "profile.h"
+#include "report_file.h"
+#include "report_info.h"
+#include "report_opts.h"
+#include "report_print.h"
+#include "report_rows.h"
 
 /* trace-cmd exits with 255 on a bad option or filter; scripts may test for it. */
 #define EXIT_USAGE 255

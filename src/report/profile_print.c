@@ -12,6 +12,8 @@
 
 #include "ktrace/report.h"
 #include "profile.h"
+#include "report_print.h"
+#include "report_rows.h"
 
 static const char *const bucket_name[PROFILE_NR_BUCKETS] = {
 	[PROFILE_RUN] = "running", [PROFILE_SLEEP] = "sleep", [PROFILE_BLOCK] = "blocked",

@@ -15,6 +15,7 @@
 #include "ktrace/cursor.h"
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
+#include "report_file.h"
 
 static int load_kallsyms(struct report_file *rf, struct strbuf *err)
 {

@@ -16,6 +16,7 @@
 #include <event-parse.h>
 
 #include "ktrace/report.h"
+#include "report_opts.h"
 
 #define FLAG_HARDIRQ 0x08
 #define FLAG_SOFTIRQ 0x10

@@ -18,6 +18,11 @@
 
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
+#include "report_file.h"
+#include "report_info.h"
+#include "report_opts.h"
+#include "report_print.h"
+#include "report_stream.h"
 
 struct multi_file {
 	struct report_file rf;

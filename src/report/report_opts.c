@@ -13,6 +13,7 @@
 
 #include "ktrace/options.h"
 #include "ktrace/report.h"
+#include "report_opts.h"
 
 enum {
 	OPT_CPU = REPORT_OPT_CPU, OPT_PID = REPORT_OPT_PID, OPT_COMM = REPORT_OPT_COMM,

@@ -18,6 +18,8 @@
 
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
+#include "report_print.h"
+#include "report_stream.h"
 
 /*
  * The task column looks the comm of every event up (a bsearch in libtraceevent), so answers

@@ -12,6 +12,7 @@
 #include <event-parse.h>
 
 #include "ktrace/report.h"
+#include "report_print.h"
 
 struct wake_slot {
 	unsigned int pid;

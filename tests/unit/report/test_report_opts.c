@@ -10,6 +10,7 @@
 #include <errno.h>
 
 #include "ktrace/report.h"
+#include "report_opts.h"
 
 #define PARSE(o, ...) parse(o, (char *[]){ "report", __VA_ARGS__, NULL })
 
