@@ -18,6 +18,7 @@
 
 #include "ktrace/compress.h"
 #include "ktrace/dat_format.h"
+#include "ktrace/fdio.h"
 #include "listen.h"
 
 #define PAGES_PER_CHUNK		10
@@ -39,24 +40,15 @@ struct wr {
 
 static int wr_at(struct wr *w, uint64_t pos, const void *buf, size_t len)
 {
-	const char *p = buf;
-	ssize_t n;
+	int ret = fd_pwrite_all(w->fd, buf, len, pos);
 
-	while (len) {
-		n = pwrite(w->fd, p, len, (off_t)pos);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			strbuf_addf(w->err, "writing the output at offset %llu: %s",
-				    (unsigned long long)pos, strerror(n ? errno : EIO));
-			return n ? -errno : -EIO;
-		}
-		p += n;
-		pos += (uint64_t)n;
-		len -= (size_t)n;
+	if (ret) {
+		strbuf_addf(w->err, "writing the output at offset %llu: %s",
+			    (unsigned long long)pos, strerror(-ret));
+		return ret;
 	}
-	if (pos > w->end)
-		w->end = pos;
+	if (pos + len > w->end)
+		w->end = pos + len;
 	return 0;
 }
 

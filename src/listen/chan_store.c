@@ -11,27 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ktrace/fdio.h"
 #include "listen.h"
 
 #define PAGES_PER_CHUNK	10
-
-static int write_at(int fd, uint64_t off, const void *buf, size_t n)
-{
-	const char *p = buf;
-	ssize_t w;
-
-	while (n) {
-		w = pwrite(fd, p, n, (off_t)off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w ? -errno : -EIO;
-		p += w;
-		n -= (size_t)w;
-		off += (uint64_t)w;
-	}
-	return 0;
-}
 
 static int grow(char **buf, size_t *cap, size_t want)
 {
@@ -105,7 +88,7 @@ static int write_chunk(struct chan *c, struct server_ctx *srv, const char *raw, 
 		return ret;
 	put32(c, srv->zout, (uint32_t)clen);
 	put32(c, srv->zout + 4, (uint32_t)len);
-	ret = write_at(c->tmp, c->raw_start, srv->zout, clen + 8);
+	ret = fd_pwrite_all(c->tmp, srv->zout, clen + 8, c->raw_start);
 	if (ret)
 		return ret;
 	c->raw_start += clen + 8;
@@ -149,7 +132,7 @@ static int compress_backlog(struct chan *c, struct server_ctx *srv)
 	if (!ret && size > off)
 		ret = read_at(old, off, srv->zin, (size_t)(size - off));
 	if (!ret && size > off)
-		ret = write_at(c->tmp, c->raw_start, srv->zin, (size_t)(size - off));
+		ret = fd_pwrite_all(c->tmp, srv->zin, (size_t)(size - off), c->raw_start);
 	if (!ret && c->path && renameat(srv->dir_fd, strbuf_str(&name), srv->dir_fd, c->path))
 		ret = -errno;
 	close(old);
@@ -169,7 +152,7 @@ static int store_compressed(struct chan *c, struct server_ctx *srv, const char *
 	int ret;
 
 	if (tail + n < c->chunk) {
-		ret = write_at(c->tmp, c->size, buf, n);
+		ret = fd_pwrite_all(c->tmp, buf, n, c->size);
 		if (!ret)
 			c->size += n;
 		return ret;
@@ -190,7 +173,7 @@ static int store_compressed(struct chan *c, struct server_ctx *srv, const char *
 	for (buf += take, n -= take; !ret && n >= c->chunk; buf += c->chunk, n -= c->chunk)
 		ret = write_chunk(c, srv, buf, c->chunk);
 	if (!ret && n)
-		ret = write_at(c->tmp, c->raw_start, buf, n);
+		ret = fd_pwrite_all(c->tmp, buf, n, c->raw_start);
 	c->size = c->raw_start + n;
 	return ret;
 }
@@ -202,7 +185,7 @@ int chan_store(struct chan *c, struct server_ctx *srv, const char *buf, size_t n
 
 	if (c->codec)
 		return store_compressed(c, srv, buf, n);
-	ret = write_at(c->tmp, c->size, buf, n);
+	ret = fd_pwrite_all(c->tmp, buf, n, c->size);
 	if (!ret)
 		c->size += n;
 	return ret;

@@ -6,16 +6,19 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <tracefs.h>
 
 #include "ktrace/command.h"
 #include "ktrace/compress.h"
+#include "ktrace/fdio.h"
 #include "ktrace/options.h"
 #include "plan_internal.h"
 
@@ -57,15 +60,21 @@ struct list_args {
 
 static int print_file(const char *file)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int ret = tfs_inst_read(NULL, file, &sb);
+	struct strbuf path = STRBUF_INIT;
+	int ret = tfs_path(&path, NULL, file), fd = -1;
 
+	if (!ret)
+		fd = open(path.buf, O_RDONLY | O_CLOEXEC);
+	if (!ret && fd < 0)
+		ret = -errno;
+	if (!ret)
+		ret = fflush(stdout) ? -errno : fd_copy_all(fd, STDOUT_FILENO);
 	if (ret)
 		fprintf(stderr, "ktrace list: cannot read %s/%s: %s\n", tracefs_tracing_dir(), file,
 			tfs_cause(ret));
-	else
-		fputs(sb.buf, stdout);
-	strbuf_release(&sb);
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&path);
 	return ret;
 }
 
