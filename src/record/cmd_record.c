@@ -308,7 +308,7 @@ static void read_max_latency(struct record_run *run)
 	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
 
 	strbuf_addf(&path, "%s/tracing_max_latency", run->session.bufs[0].dir);
-	if (!meta_read_file(strbuf_str(&path), &sb))
+	if (!strbuf_read_file(&sb, strbuf_str(&path)))
 		snprintf(run->max_latency, sizeof(run->max_latency), "%.*s",
 			 (int)strcspn(strbuf_str(&sb), "\n"), strbuf_str(&sb));
 	strbuf_release(&path);

@@ -46,7 +46,7 @@ static int probe_timestamp(const char *dir, unsigned long long *us)
 	int ret;
 
 	strbuf_addf(&path, "%s/trace", dir);
-	ret = meta_read_file(strbuf_str(&path), &text);
+	ret = strbuf_read_file(&text, strbuf_str(&path));
 	p = ret ? NULL : strstr(strbuf_str(&text), ": " PROBE);
 	ret = -ENOENT;
 	if (p) {

@@ -116,7 +116,7 @@ int rec_read_counters(const char *dir, int cpu, struct cpu_counters *c)
 	strbuf_addf(&path, "%s/per_cpu/cpu%d/stats", dir, cpu);
 	/* Every key then starts a line, "overrun" included (not "commit overrun"). */
 	strbuf_addch(&sb, '\n');
-	ret = meta_read_file(strbuf_str(&path), &sb);
+	ret = strbuf_read_file(&sb, strbuf_str(&path));
 	t = strbuf_str(&sb);
 	parse_counter(t, "\nentries: ", &c->entries);
 	parse_counter(t, "\noverrun: ", &c->overrun);

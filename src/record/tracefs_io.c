@@ -29,29 +29,8 @@ int tfs_path(struct strbuf *out, const char *instance, const char *file)
 
 int tfs_read(const char *path, struct strbuf *out)
 {
-	char buf[4096];
-	ssize_t n;
-	int fd, ret = 0;
-
 	strbuf_reset(out);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while ((n = read(fd, buf, sizeof(buf))) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = -errno;
-			break;
-		}
-		ret = strbuf_add(out, buf, (size_t)n);
-		if (ret)
-			break;
-	}
-	close(fd);
-	if (!ret && !out->buf)
-		ret = strbuf_addstr(out, "");
-	return ret;
+	return strbuf_read_file(out, path);
 }
 
 int tfs_inst_read(const char *instance, const char *file, struct strbuf *out)
