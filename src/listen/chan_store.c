@@ -12,23 +12,10 @@
 #include <unistd.h>
 
 #include "ktrace/fdio.h"
+#include "ktrace/grow.h"
 #include "listen.h"
 
 #define PAGES_PER_CHUNK	10
-
-static int grow(char **buf, size_t *cap, size_t want)
-{
-	char *n;
-
-	if (want <= *cap)
-		return 0;
-	n = realloc(*buf, want);
-	if (!n)
-		return -ENOMEM;
-	*buf = n;
-	*cap = want;
-	return 0;
-}
 
 void server_ctx_release_codecs(struct server_ctx *srv)
 {
@@ -57,9 +44,9 @@ int chan_compress_start(struct chan *c, struct server_ctx *srv, int compression,
 			return ret;
 		kt_codec_like_trace_cmd(srv->codecs[comp]);
 	}
-	ret = grow(&srv->zin, &srv->zin_cap, chunk);
+	ret = array_grow(&srv->zin, &srv->zin_cap, chunk, 1);
 	if (!ret)
-		ret = grow(&srv->zout, &srv->zout_cap, 8 + kt_compress_bound(comp, chunk));
+		ret = array_grow(&srv->zout, &srv->zout_cap, 8 + kt_compress_bound(comp, chunk), 1);
 	if (ret)
 		return ret;
 	c->codec = srv->codecs[comp];
