@@ -115,19 +115,15 @@ struct report_opts {
 
 	struct report_filter_arg *filters;
 	int nr_filters;
-	char **pids;
-	int nr_pids;
-	char **comms;
-	int nr_comms;
+	char **pids;			/* --pid, comma lists split (strv.h) */
+	char **comms;			/* --comm (strv.h) */
 	/* --cpu LIST: cpu_set[i] for i < nr_cpu_set; NULL when every CPU is wanted */
 	bool *cpu_set;
 	int nr_cpu_set;
 	int nr_plugin_options;		/* -O given: plugins may print differently */
-	/* -r / -n: event name regexes printed raw / without their handler */
+	/* -r / -n: event name regexes printed raw / without their handler (strv.h) */
 	char **raw_events;
-	int nr_raw_events;
 	char **nohandler_events;
-	int nr_nohandler_events;
 };
 
 /*

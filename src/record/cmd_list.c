@@ -130,7 +130,7 @@ static void list_system(const struct list_args *a, const char *sys, const regex_
 	for (e = 0; events[e]; e++)
 		if (!re || !regexec(re, events[e], 0, NULL, 0))
 			print_event(a, sys, events[e]);
-	plan_strv_free(events);
+	strv_free(events);
 }
 
 /*
@@ -178,7 +178,7 @@ static int walk_events(const struct list_args *a)
 		list_matching(a, "ftrace", &m);
 	for (i = 0; !ret && systems[i]; i++)
 		list_matching(a, systems[i], &m);
-	plan_strv_free(systems);
+	strv_free(systems);
 	regfree(&m.sys_re);
 	if (m.has_ev && ret != -EINVAL)
 		regfree(&m.ev_re);
@@ -198,7 +198,7 @@ static int list_events(const struct list_args *a)
 	ret = tfs_systems(&systems);
 	for (i = 0; !ret && systems[i]; i++)
 		list_system(a, systems[i], NULL);
-	plan_strv_free(systems);
+	strv_free(systems);
 	return ret;
 }
 

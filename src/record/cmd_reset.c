@@ -51,7 +51,7 @@ static int parse_one(struct reset_args *a, int id, const char *arg)
 	case 'b':
 		return plan_parse_int(&msg_plan, "-b", arg, 1, 1 << 30, &a->ctx.buffer_kb);
 	case 'B':
-		return plan_strv_push(&a->instances, arg);
+		return strv_push(&a->instances, arg);
 	case 'a':
 		a->all = true;
 		return 0;
@@ -97,7 +97,7 @@ static int collect_all(struct reset_args *a)
 	int i, ret = 0;
 
 	for (i = 0; list && list[i] && !ret; i++)
-		ret = plan_strv_push(&a->instances, list[i]);
+		ret = strv_push(&a->instances, list[i]);
 	tracefs_list_free(list);
 	return ret;
 }
@@ -163,11 +163,11 @@ int cmd_reset(int argc, char **argv)
 	if (!ret && a.all)
 		ret = collect_all(&a);
 	if (ret) {
-		plan_strv_free(a.instances);
+		strv_free(a.instances);
 		return ret == PLAN_HELP_SHOWN ? 0 : 1;
 	}
 	if (a.restore) {
-		plan_strv_free(a.instances);
+		strv_free(a.instances);
 		return restore_journals();
 	}
 	/* Defaults make the journals of killed runs meaningless: replaying them later would undo
@@ -182,6 +182,6 @@ int cmd_reset(int argc, char **argv)
 	for (i = 0; a.instances && a.instances[i]; i++)
 		if (reset_named(&a, a.instances[i]) && !err)
 			err = -1;
-	plan_strv_free(a.instances);
+	strv_free(a.instances);
 	return a.ctx.err || err ? 1 : 0;
 }

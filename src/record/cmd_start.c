@@ -105,6 +105,6 @@ int cmd_stop(int argc, char **argv)
 		ret = stop_instance(a.names[i]);
 	if (!ret && a.seen['a'])
 		ret = stop_all_instances();
-	plan_strv_free(a.names);
+	strv_free(a.names);
 	return ret == PLAN_HELP_SHOWN ? 0 : ret ? 1 : 0;
 }

@@ -430,6 +430,6 @@ int cmd_stat(int argc, char **argv)
 		stat_instance(a.names[i], !top && i == 0, a.seen['o']);
 	if (!ret)
 		print_stack_tracer();
-	plan_strv_free(a.names);
+	strv_free(a.names);
 	return ret == PLAN_HELP_SHOWN ? 0 : ret ? 1 : 0;
 }

@@ -20,7 +20,7 @@ int control_args_parse(const struct kt_command_help *help, int argc, char **argv
 			kt_usage(stdout, help);
 			ret = PLAN_HELP_SHOWN;
 		} else if (id == 'B') {
-			ret = plan_strv_push(&a->names, g.arg);
+			ret = strv_push(&a->names, g.arg);
 		} else if (id > 0 && id < 128 && id != '?') {
 			a->seen[id] = true;
 		} else {

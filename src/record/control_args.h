@@ -14,7 +14,7 @@ struct control_args {
 
 /*
  * 0, PLAN_HELP_SHOWN after printing the usage, or -EINVAL after a message. Free names with
- * plan_strv_free.
+ * strv_free.
  */
 int control_args_parse(const struct kt_command_help *help, int argc, char **argv,
 		       struct control_args *a);

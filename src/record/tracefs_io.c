@@ -110,10 +110,10 @@ int tfs_words(const char *path, char ***out)
 	ret = tfs_read(path, &sb);
 	for (w = ret ? NULL : strtok_r(sb.buf, " \t\n[]", &save); w && !ret;
 	     w = strtok_r(NULL, " \t\n[]", &save))
-		ret = plan_strv_push(out, w);
+		ret = strv_push(out, w);
 	strbuf_release(&sb);
 	if (ret) {
-		plan_strv_free(*out);
+		strv_free(*out);
 		*out = NULL;
 	}
 	return ret;
@@ -155,7 +155,7 @@ static int list_dirs(const char *system, char ***out)
 		if (!system && (strbuf_addf(&path, "%s/enable", d->d_name) ||
 				faccessat(dirfd(dir), path.buf, F_OK, 0)))
 			continue;
-		ret = plan_strv_push(out, d->d_name);
+		ret = strv_push(out, d->d_name);
 	}
 	if (dir)
 		closedir(dir);
@@ -184,9 +184,9 @@ int tfs_for_each_event(void (*fn)(const char *sys, const char *event, void *arg)
 			continue;
 		for (e = 0; events[e]; e++)
 			fn(systems[s], events[e], arg);
-		plan_strv_free(events);
+		strv_free(events);
 	}
-	plan_strv_free(systems);
+	strv_free(systems);
 	return ret;
 }
 

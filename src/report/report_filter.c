@@ -16,6 +16,7 @@
 #include <event-parse.h>
 
 #include "ktrace/report.h"
+#include "ktrace/strv.h"
 #include "report_opts.h"
 
 #define FLAG_HARDIRQ 0x08
@@ -73,7 +74,7 @@ static int add_pid_filter(struct report_filter *f, const struct report_opts *o,
 	char num[24];
 	int i, ret = 0;
 
-	for (i = o->nr_comms - 1; i >= 0; i--) {
+	for (i = strv_len(o->comms) - 1; i >= 0; i--) {
 		struct tep_cmdline *cl = tep_data_pid_from_comm(f->tep, o->comms[i], NULL);
 
 		for (; cl; cl = tep_data_pid_from_comm(f->tep, o->comms[i], cl)) {
@@ -81,7 +82,7 @@ static int add_pid_filter(struct report_filter *f, const struct report_opts *o,
 			add_pid_terms(&sb, num);
 		}
 	}
-	for (i = o->nr_pids - 1; i >= 0; i--)
+	for (i = strv_len(o->pids) - 1; i >= 0; i--)
 		add_pid_terms(&sb, o->pids[i]);
 	if (sb.len)
 		ret = add_filter(f, sb.buf, false, err);

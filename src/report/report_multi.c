@@ -112,7 +112,7 @@ static int make_filter(struct multi *m, int i, struct strbuf *err)
 	if (i) {
 		fo.filters = m->o->more_inputs[i - 1].filters;
 		fo.nr_filters = m->o->more_inputs[i - 1].nr_filters;
-		fo.nr_pids = fo.nr_comms = 0;
+		fo.pids = fo.comms = NULL;
 	}
 	return report_filter_new(m->files[i].rf.tep, &fo, &m->files[i].filter, err);
 }
