@@ -266,14 +266,15 @@ static int list_options_state(void)
 
 static int list_instances(void)
 {
-	char **list = tracefs_instances(NULL);
+	char **list = NULL;
 	int i;
 
+	tfs_instances(&list);
 	if (!list || !list[0])
 		printf("No buffer instances defined\n");
 	for (i = 0; list && list[i]; i++)
 		printf("%s\n", list[i]);
-	tracefs_list_free(list);
+	strv_free(list);
 	return 0;
 }
 

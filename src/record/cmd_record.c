@@ -6,7 +6,6 @@
  * SIGINT, SIGTERM, SIGHUP and SIGCHLD are blocked from the start and read from a signalfd, so
  * that every exit path, a signal included, goes through the same stop, write and undo steps.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -25,6 +24,7 @@
 #include "ktrace/command.h"
 #include "ktrace/dat_writer.h"
 #include "ktrace/plan.h"
+#include "plan_internal.h"
 #include "record_child.h"
 #include "record_date.h"
 #include "record_net.h"
@@ -93,7 +93,7 @@ static int collect_events(const struct plan *plan, struct meta_events *ev)
 static void measure_date(struct record_run *run)
 {
 	char *clock = meta_selected_clock(run->session.bufs[0].dir);
-	int ret = record_date_offset(tracefs_tracing_dir(), clock, &run->session.date);
+	int ret = record_date_offset(clock, &run->session.date);
 
 	if (ret)
 		fprintf(stderr, "ktrace %s: --date: cannot measure the wall-clock offset (%s); "
@@ -514,9 +514,7 @@ int cmd_record(int argc, char **argv)
  */
 static int extract_names(const struct plan *plan, const char ***names)
 {
-	struct strbuf path = STRBUF_INIT;
-	struct dirent *d;
-	DIR *dir = NULL;
+	char **all = NULL;
 	int i, n = 0;
 
 	*names = calloc((size_t)plan->nr_instances + 2, sizeof(**names));
@@ -526,22 +524,17 @@ static int extract_names(const struct plan *plan, const char ***names)
 		(*names)[n++] = NULL;
 	for (i = 1; !plan->all_formats && i < plan->nr_instances; i++)
 		(*names)[n++] = strdup(plan->instances[i].name);
-	if (plan->all_formats) {
-		strbuf_addf(&path, "%s/instances", tracefs_tracing_dir());
-		dir = opendir(strbuf_str(&path));
-	}
-	while (dir && (d = readdir(dir))) {
+	if (plan->all_formats)
+		tfs_instances(&all);
+	for (i = 0; all && all[i]; i++) {
 		const char **grown = realloc(*names, sizeof(**names) * (size_t)(n + 2));
 
 		if (!grown)
 			break;
 		*names = grown;
-		if (d->d_name[0] != '.')
-			(*names)[n++] = strdup(d->d_name);
+		(*names)[n++] = strdup(all[i]);
 	}
-	if (dir)
-		closedir(dir);
-	strbuf_release(&path);
+	strv_free(all);
 	return n;
 }
 

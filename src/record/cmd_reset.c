@@ -93,12 +93,12 @@ static int parse_args(struct reset_args *a, int argc, char **argv)
 
 static int collect_all(struct reset_args *a)
 {
-	char **list = tracefs_instances(NULL);
-	int i, ret = 0;
+	char **list = NULL;
+	int i, ret = tfs_instances(&list);
 
 	for (i = 0; list && list[i] && !ret; i++)
 		ret = strv_push(&a->instances, list[i]);
-	tracefs_list_free(list);
+	strv_free(list);
 	return ret;
 }
 

@@ -84,13 +84,14 @@ static int stop_instance(const char *name)
 
 static int stop_all_instances(void)
 {
-	char **list = tracefs_instances(NULL);
+	char **list = NULL;
 	int i, ret = 0;
 
+	tfs_instances(&list);
 	for (i = 0; list && list[i]; i++)
 		if (stop_instance(list[i]))
 			ret = -1;
-	tracefs_list_free(list);
+	strv_free(list);
 	return ret;
 }
 

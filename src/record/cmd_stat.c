@@ -353,14 +353,15 @@ static void print_options(const char *inst, bool all)
 
 static void print_instance_names(void)
 {
-	char **list = tracefs_instances(NULL);
+	char **list = NULL;
 	int i;
 
+	tfs_instances(&list);
 	if (list && list[0])
 		printf("\nInstances:\n");
 	for (i = 0; list && list[i]; i++)
 		printf(" %s\n", list[i]);
-	tracefs_list_free(list);
+	strv_free(list);
 }
 
 static void print_pids(const char *inst)

@@ -17,7 +17,10 @@ int plan_parse_int(const struct plan *plan, const char *flag, const char *arg, i
 
 /* --- tracefs files (tracefs_io.c) --- */
 
-/* Absolute path of FILE in the instance (NULL: the top instance). */
+/*
+ * The one way to a tracefs path: FILE in the instance (instance NULL: the top one; file NULL:
+ * the instance's directory itself).
+ */
 int tfs_path(struct strbuf *out, const char *instance, const char *file);
 /* Reads a whole file; 0 or negative errno. */
 int tfs_read(const char *path, struct strbuf *out);
@@ -34,6 +37,8 @@ int tfs_words(const char *path, char ***out);
 /* Event systems and events of the top instance; free with strv_free. */
 int tfs_systems(char ***out);
 int tfs_system_events(const char *system, char ***out);
+/* The names of the instances (instances/), in readdir order; free with strv_free. */
+int tfs_instances(char ***out);
 /* Calls fn for every event of the top instance's events/ (instances have the same ones). */
 int tfs_for_each_event(void (*fn)(const char *sys, const char *event, void *arg), void *arg);
 /*

@@ -18,13 +18,17 @@
 int tfs_path(struct strbuf *out, const char *instance, const char *file)
 {
 	const char *dir = tracefs_tracing_dir();
+	int ret;
 
 	if (!dir)
 		return -ENODEV;
 	strbuf_reset(out);
-	if (instance)
-		return strbuf_addf(out, "%s/instances/%s/%s", dir, instance, file);
-	return strbuf_addf(out, "%s/%s", dir, file);
+	ret = strbuf_addstr(out, dir);
+	if (!ret && instance)
+		ret = strbuf_addf(out, "/instances/%s", instance);
+	if (!ret && file)
+		ret = strbuf_addf(out, "/%s", file);
+	return ret;
 }
 
 int tfs_read(const char *path, struct strbuf *out)
@@ -129,13 +133,14 @@ static bool is_dir(int dfd, const struct dirent *d)
 }
 
 /*
- * The subdirectories of events/ or events/SYSTEM/ in readdir order, as libtracefs lists them,
- * those of events/ only when they hold an enable file. The entry types come from readdir, not
- * from a stat per entry as in libtracefs: on eventfs a stat makes the kernel build the entry's
- * inode, and the catalog of every event was ~3000 of them per recording. A missing directory
- * (no events) is an empty vector.
+ * The subdirectories of the top instance's directory `rel` (events, events/SYSTEM, instances)
+ * in readdir order, as libtracefs lists them; with `need_enable` only those that hold an
+ * enable file (the systems of events/). The entry types come from readdir, not from a stat per
+ * entry as in libtracefs: on eventfs a stat makes the kernel build the entry's inode, and the
+ * catalog of every event was ~3000 of them per recording. A missing directory (no events) is
+ * an empty vector.
  */
-static int list_dirs(const char *system, char ***out)
+static int list_dirs(const char *rel, bool need_enable, char ***out)
 {
 	struct strbuf path = STRBUF_INIT;
 	struct dirent *d;
@@ -143,17 +148,15 @@ static int list_dirs(const char *system, char ***out)
 	int ret;
 
 	*out = calloc(1, sizeof(char *));
-	ret = *out ? tfs_path(&path, NULL, "events") : -ENOMEM;
-	if (!ret && system)
-		ret = strbuf_addf(&path, "/%s", system);
+	ret = *out ? tfs_path(&path, NULL, rel) : -ENOMEM;
 	if (!ret)
 		dir = opendir(path.buf);
 	while (!ret && dir && (d = readdir(dir))) {
 		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, "..") || !is_dir(dirfd(dir), d))
 			continue;
 		strbuf_reset(&path);
-		if (!system && (strbuf_addf(&path, "%s/enable", d->d_name) ||
-				faccessat(dirfd(dir), path.buf, F_OK, 0)))
+		if (need_enable && (strbuf_addf(&path, "%s/enable", d->d_name) ||
+				    faccessat(dirfd(dir), path.buf, F_OK, 0)))
 			continue;
 		ret = strv_push(out, d->d_name);
 	}
@@ -165,12 +168,25 @@ static int list_dirs(const char *system, char ***out)
 
 int tfs_systems(char ***out)
 {
-	return list_dirs(NULL, out);
+	return list_dirs("events", true, out);
 }
 
 int tfs_system_events(const char *system, char ***out)
 {
-	return list_dirs(system, out);
+	struct strbuf rel = STRBUF_INIT;
+	int ret = strbuf_addf(&rel, "events/%s", system);
+
+	if (ret)
+		*out = NULL;
+	else
+		ret = list_dirs(rel.buf, false, out);
+	strbuf_release(&rel);
+	return ret;
+}
+
+int tfs_instances(char ***out)
+{
+	return list_dirs("instances", false, out);
 }
 
 int tfs_for_each_event(void (*fn)(const char *sys, const char *event, void *arg), void *arg)
