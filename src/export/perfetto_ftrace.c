@@ -120,7 +120,7 @@ static void put_text(struct pb *pb, int field, struct tep_format_field *f, struc
 static void note_comm(struct pf_export *px, int pid, struct tep_format_field *f,
 		      struct tep_record *r)
 {
-	struct pf_thread *th = pf_thread_get(&px->threads, pid);
+	struct pf_thread *th = pid_table_get(&px->threads, pid);
 	size_t len = 0;
 	const char *s = field_bytes(f, r, &len);
 
