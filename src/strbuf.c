@@ -119,10 +119,19 @@ char *strbuf_detach(struct strbuf *sb, size_t *len)
 int strbuf_read_file(struct strbuf *sb, const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int ret = 0;
+	int ret;
 
 	if (fd < 0)
 		return -errno;
+	ret = strbuf_read_fd(sb, fd);
+	close(fd);
+	return ret;
+}
+
+int strbuf_read_fd(struct strbuf *sb, int fd)
+{
+	int ret = 0;
+
 	for (;;) {
 		ssize_t n;
 
@@ -140,6 +149,5 @@ int strbuf_read_file(struct strbuf *sb, const char *path)
 	}
 	if (sb->buf)
 		sb->buf[sb->len] = '\0';
-	close(fd);
 	return ret;
 }

@@ -34,5 +34,7 @@ char *strbuf_detach(struct strbuf *sb, size_t *len);
  * a successful read sb->buf is allocated, even for an empty file.
  */
 int strbuf_read_file(struct strbuf *sb, const char *path);
+/* The same from an open file, up to its end (the caller closes it). */
+int strbuf_read_fd(struct strbuf *sb, int fd);
 
 #endif
