@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ktrace/options.h"
+#include "ktrace/strv.h"
 
 static size_t count_options(const struct kt_option *opts)
 {
@@ -100,31 +101,6 @@ int kt_result_of(int err)
 	return err == -EINVAL ? KT_ERR_USAGE : KT_ERR_FAILED;
 }
 
-int kt_strv_push(char ***strv, const char *s)
-{
-	size_t n = 0;
-	char **arr;
-
-	while (*strv && (*strv)[n])
-		n++;
-	arr = realloc(*strv, (n + 2) * sizeof(*arr));
-	if (!arr)
-		return -ENOMEM;
-	*strv = arr;
-	arr[n] = strdup(s);
-	arr[n + 1] = NULL;
-	return arr[n] ? 0 : -ENOMEM;
-}
-
-void kt_strv_free(char **strv)
-{
-	size_t i;
-
-	for (i = 0; strv && strv[i]; i++)
-		free(strv[i]);
-	free(strv);
-}
-
 /* The row's name in messages: "-b", or "--name" for a long-only option. */
 static const char *row_name(const struct kt_option *o, char *buf, size_t size)
 {
@@ -179,7 +155,7 @@ static int apply_row(const struct kt_command_help *help, const struct kt_option 
 		*(const char **)target = arg;
 		return 0;
 	case KT_OPT_STRING_LIST:
-		return kt_strv_push((char ***)target, arg);
+		return strv_push((char ***)target, arg);
 	case KT_OPT_BITS:
 		*(unsigned int *)target |= (unsigned int)o->min;
 		return 0;

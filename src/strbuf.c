@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ktrace/strbuf.h"
 
@@ -112,4 +114,40 @@ char *strbuf_detach(struct strbuf *sb, size_t *len)
 	sb->len = 0;
 	sb->alloc = 0;
 	return buf;
+}
+
+int strbuf_read_file(struct strbuf *sb, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = strbuf_read_fd(sb, fd);
+	close(fd);
+	return ret;
+}
+
+int strbuf_read_fd(struct strbuf *sb, int fd)
+{
+	int ret = 0;
+
+	for (;;) {
+		ssize_t n;
+
+		ret = strbuf_grow(sb, 65536);
+		if (ret)
+			break;
+		n = read(fd, sb->buf + sb->len, 65536);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n < 0 ? -errno : 0;
+			break;
+		}
+		sb->len += (size_t)n;
+	}
+	if (sb->buf)
+		sb->buf[sb->len] = '\0';
+	return ret;
 }

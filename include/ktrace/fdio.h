@@ -3,6 +3,7 @@
 #define KTRACE_FDIO_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Writes all len bytes to fd, through short writes and EINTR: 0 or negative errno (-EIO for a
@@ -11,5 +12,13 @@
  * tracefs.
  */
 int fd_write_all(int fd, const void *buf, size_t len);
+/* Writes all len bytes at offset off, through short writes and EINTR: 0 or negative errno. */
+int fd_pwrite_all(int fd, const void *buf, size_t len, uint64_t off);
+/*
+ * Copies what `in` reads until its end to `out` (as fd_write_all), as it comes, so that a file
+ * that waits for data (trace_pipe) shows what it has: 0 or negative errno. A caller that also
+ * prints to `out` through stdio flushes it first.
+ */
+int fd_copy_all(int in, int out);
 
 #endif

@@ -27,7 +27,7 @@ enum kt_opt_type {
 	KT_OPT_BOOL,		/* bool member set to true */
 	KT_OPT_INT,		/* int member, a decimal number from min to max */
 	KT_OPT_STRING,		/* const char * member: the argument in argv (the last wins) */
-	KT_OPT_STRING_LIST,	/* char ** member, NULL-terminated copies (kt_strv_free) */
+	KT_OPT_STRING_LIST,	/* char ** member, NULL-terminated copies (strv_free) */
 	KT_OPT_BITS,		/* unsigned int member |= min */
 	KT_OPT_NOOP,		/* accepted (trace-cmd has it), no effect */
 };
@@ -130,10 +130,6 @@ int kt_usage_error(const char *cmd, const char *flag, const char *value, const c
  * about the input) is KT_ERR_USAGE, anything else KT_ERR_FAILED.
  */
 int kt_result_of(int err);
-
-/* Appends a copy of s to the NULL-terminated *strv; 0 or -ENOMEM. */
-int kt_strv_push(char ***strv, const char *s);
-void kt_strv_free(char **strv);
 
 void kt_usage(FILE *out, const struct kt_command_help *help);
 

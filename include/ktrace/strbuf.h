@@ -29,5 +29,12 @@ void strbuf_release(struct strbuf *sb);
 const char *strbuf_str(const struct strbuf *sb);
 /* Hands the allocation to the caller; the strbuf is empty afterwards. */
 char *strbuf_detach(struct strbuf *sb, size_t *len);
+/*
+ * Appends the whole content of the file at path (through EINTR): 0 or negative errno. After
+ * a successful read sb->buf is allocated, even for an empty file.
+ */
+int strbuf_read_file(struct strbuf *sb, const char *path);
+/* The same from an open file, up to its end (the caller closes it). */
+int strbuf_read_fd(struct strbuf *sb, int fd);
 
 #endif

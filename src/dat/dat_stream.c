@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ktrace/grow.h"
 #include "dat_internal.h"
 #include "ktrace/dat_chunk.h"
 
@@ -34,20 +35,6 @@ struct dat_page_stream {
 	uint64_t page_offset;	/* of the page last returned */
 	uint64_t buf_offset;	/* of buf[0]: file offset, or position in the uncompressed data */
 };
-
-static int grow(uint8_t **buf, size_t *cap, size_t want)
-{
-	uint8_t *b;
-
-	if (want <= *cap)
-		return 0;
-	b = realloc(*buf, want);
-	if (!b)
-		return -ENOMEM;
-	*buf = b;
-	*cap = want;
-	return 0;
-}
 
 static int open_chunks(struct dat_page_stream *ps, struct strbuf *err)
 {
@@ -116,7 +103,7 @@ static int fill_window(struct dat_page_stream *ps, struct strbuf *err)
 	size_t padded = (len + ps->page_size - 1) / ps->page_size * ps->page_size;
 	int ret;
 
-	if (grow(&ps->buf, &ps->buf_cap, want + SLACK))
+	if (array_grow(&ps->buf, &ps->buf_cap, want + SLACK, 1))
 		return dat_err(err, ps->df, ps->what, ps->pos, -ENOMEM, "out of memory");
 	ret = dat_pread(ps->df, ps->buf, len, ps->pos, ps->what, err);
 	if (ret)
@@ -154,8 +141,8 @@ static int next_chunk(struct dat_page_stream *ps, struct strbuf *err)
 			       "cpu %d: chunk of %u uncompressed bytes (limit %u)", ps->cpu, size,
 			       DAT_MAX_CHUNK);
 	padded = ((size_t)size + ps->page_size - 1) / ps->page_size * ps->page_size;
-	if (grow(&ps->zbuf, &ps->zcap, zsize ? zsize : 1) ||
-	    grow(&ps->buf, &ps->buf_cap, padded + SLACK))
+	if (array_grow(&ps->zbuf, &ps->zcap, zsize ? zsize : 1, 1) ||
+	    array_grow(&ps->buf, &ps->buf_cap, padded + SLACK, 1))
 		return dat_err(err, ps->df, ps->what, at, -ENOMEM, "out of memory");
 	ret = dat_pread(ps->df, ps->zbuf, zsize, at + 8, ps->what, err);
 	if (ret)

@@ -11,28 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ktrace/grow.h"
 #include "dat_internal.h"
 
 /* Reserved ahead from the text's length, up to this much; beyond, it grows as it comes. */
 #define RESERVE_MAX	(32u << 20)
 /* The shortest usual line of a 64-bit kernel: 16 digits, " t ", a name, a newline. */
 #define MIN_LINE	21
-
-static int grow(struct dat_symtab *t, size_t want)
-{
-	struct dat_sym *syms;
-
-	if (want <= t->alloc)
-		return 0;
-	if (want < t->alloc * 2)
-		want = t->alloc * 2;
-	syms = realloc(t->syms, want * sizeof(*syms));
-	if (!syms)
-		return -ENOMEM;
-	t->syms = syms;
-	t->alloc = want;
-	return 0;
-}
 
 int dat_symtab_new(size_t text_len, struct dat_symtab **out)
 {
@@ -43,7 +28,8 @@ int dat_symtab_new(size_t text_len, struct dat_symtab **out)
 		return -ENOMEM;
 	t->last_mod = DAT_SYM_NO_MOD;
 	/* pages never written cost no memory: reserving spares the copies of growing */
-	if (strbuf_grow(&t->names, reserve) || grow(t, reserve / MIN_LINE + 16)) {
+	if (strbuf_grow(&t->names, reserve) ||
+	    array_grow(&t->syms, &t->alloc, reserve / MIN_LINE + 16, sizeof(*t->syms))) {
 		dat_symtab_free(t);
 		return -ENOMEM;
 	}
@@ -82,7 +68,7 @@ int dat_symtab_add(struct dat_symtab *t, const struct dat_ksym *k)
 {
 	struct dat_sym *s;
 
-	if (grow(t, t->nr + 1))
+	if (array_grow(&t->syms, &t->alloc, t->nr + 1, sizeof(*t->syms)))
 		return -ENOMEM;
 	s = &t->syms[t->nr];
 	s->addr = k->addr;

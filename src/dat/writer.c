@@ -15,26 +15,16 @@
 
 #include "ktrace/dat_chunk.h"
 #include "ktrace/dat_format.h"
+#include "ktrace/fdio.h"
 #include "writer_internal.h"
 
 int dat_w_patch(struct dat_writer *w, uint64_t off, const void *data, size_t len)
 {
-	const char *p = data;
+	int ret = fd_pwrite_all(w->fd, data, len, off);
 
-	while (len) {
-		ssize_t n = pwrite(w->fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			w->failed = true;
-			return n < 0 ? -errno : -EIO;
-		}
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
+	if (ret)
+		w->failed = true;
+	return ret;
 }
 
 int dat_w_write(struct dat_writer *w, const void *data, size_t len)

@@ -19,7 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ktrace/report.h"
+#include "ktrace/pid_table.h"
+#include "ktrace/sched_fields.h"
 #include "ktrace/strbuf.h"
 #include "pb.h"
 
@@ -35,35 +36,27 @@ struct tep_record;
 #define PF_COMM_LEN 16
 
 struct pf_thread {
-	int tid;
-	bool used;
+	struct pid_slot slot;	/* its pid is the thread id */
 	bool described;		/* its TrackDescriptor was written */
 	char comm[PF_COMM_LEN + 1];	/* from sched events, "" when none named it */
 	int *depths;		/* function_graph depths of the slices open, innermost last */
 	int nr_depths, alloc_depths;
 };
 
-struct pf_threads {
-	struct pf_thread *slots;	/* open addressing, linear probing */
-	size_t cap, nr;
-};
-
-/* The entry of `tid`, created when new; NULL when out of memory. Valid until the next call. */
-struct pf_thread *pf_thread_get(struct pf_threads *t, int tid);
 void pf_thread_set_comm(struct pf_thread *th, const char *comm, size_t max);
 int pf_thread_push_depth(struct pf_thread *th, int depth);
-void pf_threads_release(struct pf_threads *t);
+void pf_threads_release(struct pid_table *t);
 
 /* ------------------------------------------------------------------ ftrace events */
 
 struct pf_sched_wake {
-	struct report_sched_wakeup_fields f;
+	struct sched_wakeup_fields f;
 	int proto_field;	/* FtraceEvent field of this event */
 };
 
 struct pf_ftrace {
 	struct tep_handle *tep;
-	struct report_sched_switch_fields sw;
+	struct sched_switch_fields sw;
 	struct pf_sched_wake wake[3];	/* sched_waking, sched_wakeup, sched_wakeup_new */
 	int print_id;
 	struct tep_format_field *print_ip, *print_buf;
@@ -87,7 +80,7 @@ struct pf_export {
 	struct dat_file *df;
 	FILE *out;
 	struct pf_ftrace f;
-	struct pf_threads threads;
+	struct pid_table threads;	/* struct pf_thread */
 	struct pf_bundle *bundles;	/* by CPU number */
 	int nr_bundles;
 	struct pb track;		/* TrackEvent packets not written yet */

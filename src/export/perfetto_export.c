@@ -93,7 +93,7 @@ int pf_export_event(struct pf_export *px, struct tep_record *r)
 	size_t len = 0;
 
 	px->last_ts = r->ts;
-	if (!pf_thread_get(&px->threads, pid))
+	if (!pid_table_get(&px->threads, pid))
 		return -ENOMEM;
 	if (type == px->f.fgraph_entry_id || type == px->f.fgraph_exit_id) {
 		pf_track_fgraph(px, r, type, pid);
@@ -117,6 +117,7 @@ int pf_export_new(struct dat_file *df, FILE *out, struct pf_export **pxp)
 	px->df = df;
 	px->tep = dat_file_tep(df);
 	px->out = out;
+	pid_table_init(&px->threads, sizeof(struct pf_thread), 256);
 	pf_ftrace_init(&px->f, px->tep);
 	pf_process_system_info(px, &px->track);
 	pf_write(px, &px->track);

@@ -46,9 +46,9 @@ void pf_ftrace_init(struct pf_ftrace *f, struct tep_handle *tep)
 
 	f->tep = tep;
 	/* a format Perfetto's messages cannot hold goes out as a generic event instead */
-	report_sched_find_switch(tep, &f->sw);
+	sched_switch_fields_find(tep, &f->sw);
 	for (i = 0; i < 3; i++) {
-		report_sched_find_wakeup(tep, wake[i].name, &f->wake[i].f);
+		sched_wakeup_fields_find(tep, wake[i].name, &f->wake[i].f);
 		f->wake[i].proto_field = wake[i].field;
 	}
 	find_print_fgraph(tep, f);
@@ -120,7 +120,7 @@ static void put_text(struct pb *pb, int field, struct tep_format_field *f, struc
 static void note_comm(struct pf_export *px, int pid, struct tep_format_field *f,
 		      struct tep_record *r)
 {
-	struct pf_thread *th = pf_thread_get(&px->threads, pid);
+	struct pf_thread *th = pid_table_get(&px->threads, pid);
 	size_t len = 0;
 	const char *s = field_bytes(f, r, &len);
 
@@ -130,7 +130,7 @@ static void note_comm(struct pf_export *px, int pid, struct tep_format_field *f,
 
 static void encode_switch(struct pf_export *px, struct pb *pb, struct tep_record *r)
 {
-	const struct report_sched_switch_fields *f = &px->f.sw;
+	const struct sched_switch_fields *f = &px->f.sw;
 	size_t m = pb_open(pb, PF_FTRACE_SCHED_SWITCH);
 
 	put_text(pb, PF_SWITCH_PREV_COMM, f->prev_comm, r);
@@ -148,7 +148,7 @@ static void encode_switch(struct pf_export *px, struct pb *pb, struct tep_record
 static void encode_wake(struct pf_export *px, struct pb *pb, struct tep_record *r,
 			const struct pf_sched_wake *w)
 {
-	const struct report_sched_wakeup_fields *f = &w->f;
+	const struct sched_wakeup_fields *f = &w->f;
 	size_t m = pb_open(pb, w->proto_field);
 
 	put_text(pb, PF_WAKE_COMM, f->comm, r);

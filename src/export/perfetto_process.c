@@ -20,8 +20,8 @@
 const char *pf_thread_name(struct pf_export *px, const struct pf_thread *th)
 {
 	/* the saved cmdlines hold each task's comm at the end of the recording */
-	if (tep_is_pid_registered(px->tep, th->tid))
-		return tep_data_comm_from_pid(px->tep, th->tid);
+	if (tep_is_pid_registered(px->tep, th->slot.pid))
+		return tep_data_comm_from_pid(px->tep, th->slot.pid);
 	return th->comm[0] ? th->comm : NULL;
 }
 
@@ -63,8 +63,8 @@ static void put_thread(struct pb *pb, const struct pf_thread *th, const char *na
 {
 	size_t m = pb_open(pb, PF_TREE_THREADS);
 
-	pb_int(pb, PF_TREE_THREAD_TID, th->tid);
-	pb_int(pb, PF_TREE_THREAD_TGID, th->tid);
+	pb_int(pb, PF_TREE_THREAD_TID, th->slot.pid);
+	pb_int(pb, PF_TREE_THREAD_TGID, th->slot.pid);
 	pb_str(pb, PF_TREE_THREAD_NAME, name);
 	pb_close(pb, m);
 }
@@ -73,7 +73,7 @@ static void put_process(struct pb *pb, const struct pf_thread *th, const char *n
 {
 	size_t m = pb_open(pb, PF_TREE_PROCESSES);
 
-	pb_int(pb, PF_PROCESS_PID, th->tid);
+	pb_int(pb, PF_PROCESS_PID, th->slot.pid);
 	pb_str(pb, PF_PROCESS_CMDLINE, name);
 	pb_uint(pb, PF_PROCESS_CMDLINE_IS_COMM, 1);
 	pb_close(pb, m);
@@ -87,11 +87,11 @@ void pf_process_tree(struct pf_export *px, struct pb *pb)
 	pb_uint(pb, PF_PACKET_TIMESTAMP, px->last_ts);
 	t = pb_open(pb, PF_PACKET_PROCESS_TREE);
 	for (i = 0; i < px->threads.cap; i++) {
-		const struct pf_thread *th = &px->threads.slots[i];
-		const char *name = th->used ? pf_thread_name(px, th) : NULL;
+		const struct pf_thread *th = pid_table_slot(&px->threads, i);
+		const char *name = th ? pf_thread_name(px, th) : NULL;
 
 		/* pid 0 is the idle task of every CPU, which Perfetto names itself */
-		if (!name || th->tid <= 0)
+		if (!name || th->slot.pid <= 0)
 			continue;
 		put_process(pb, th, name);
 		put_thread(pb, th, name);

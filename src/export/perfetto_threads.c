@@ -1,60 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Per-thread state of the Perfetto export, in a hash table keyed by thread id: a trace names
- * thousands of tasks at most, and every event looks its task up, so lookups must be cheap.
+ * Per-thread state of the Perfetto export, in px->threads (a pid_table keyed by thread id: every
+ * event looks its task up, so lookups must be cheap).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "perfetto.h"
-
-static size_t slot_of(int tid, size_t cap)
-{
-	/* Knuth's multiplicative hash: pids are dense, the low bits alone would cluster */
-	return ((uint32_t)tid * 2654435761u) & (cap - 1);
-}
-
-static struct pf_thread *probe(struct pf_thread *slots, size_t cap, int tid)
-{
-	size_t i = slot_of(tid, cap);
-
-	while (slots[i].used && slots[i].tid != tid)
-		i = (i + 1) & (cap - 1);
-	return &slots[i];
-}
-
-static int grow(struct pf_threads *t)
-{
-	size_t cap = t->cap ? t->cap * 2 : 256, i;
-	struct pf_thread *slots = calloc(cap, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (i = 0; i < t->cap; i++)
-		if (t->slots[i].used)
-			*probe(slots, cap, t->slots[i].tid) = t->slots[i];
-	free(t->slots);
-	t->slots = slots;
-	t->cap = cap;
-	return 0;
-}
-
-struct pf_thread *pf_thread_get(struct pf_threads *t, int tid)
-{
-	struct pf_thread *th;
-
-	/* keep the table at most half full so that probe sequences stay short */
-	if ((t->nr + 1) * 2 > t->cap && grow(t))
-		return NULL;
-	th = probe(t->slots, t->cap, tid);
-	if (!th->used) {
-		th->used = true;
-		th->tid = tid;
-		t->nr++;
-	}
-	return th;
-}
 
 void pf_thread_set_comm(struct pf_thread *th, const char *comm, size_t max)
 {
@@ -79,12 +32,15 @@ int pf_thread_push_depth(struct pf_thread *th, int depth)
 	return 0;
 }
 
-void pf_threads_release(struct pf_threads *t)
+void pf_threads_release(struct pid_table *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->cap; i++)
-		free(t->slots[i].depths);
-	free(t->slots);
-	memset(t, 0, sizeof(*t));
+	for (i = 0; i < t->cap; i++) {
+		struct pf_thread *th = pid_table_slot(t, i);
+
+		if (th)
+			free(th->depths);
+	}
+	pid_table_release(t);
 }

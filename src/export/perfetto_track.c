@@ -51,10 +51,10 @@ static void describe(struct pf_export *px, struct pf_thread *th, uint64_t ts)
 	size_t m = packet_open(px, ts), d, t;
 
 	d = pb_open(&px->track, PF_PACKET_TRACK_DESCRIPTOR);
-	pb_uint(&px->track, PF_TRACK_UUID, thread_uuid(th->tid));
+	pb_uint(&px->track, PF_TRACK_UUID, thread_uuid(th->slot.pid));
 	t = pb_open(&px->track, PF_TRACK_THREAD);
-	pb_int(&px->track, PF_THREAD_PID, th->tid);
-	pb_int(&px->track, PF_THREAD_TID, th->tid);
+	pb_int(&px->track, PF_THREAD_PID, th->slot.pid);
+	pb_int(&px->track, PF_THREAD_TID, th->slot.pid);
 	if (name)
 		pb_str(&px->track, PF_THREAD_NAME, name);
 	pb_close(&px->track, t);
@@ -80,7 +80,7 @@ static void track_event(struct pf_export *px, uint64_t ts, int tid, int type, co
 /* The thread's entry, its track described first; NULL when out of memory. */
 static struct pf_thread *track_thread(struct pf_export *px, int tid, uint64_t ts)
 {
-	struct pf_thread *th = pf_thread_get(&px->threads, tid);
+	struct pf_thread *th = pid_table_get(&px->threads, tid);
 
 	if (!th) {
 		px->track.error = -ENOMEM;
@@ -114,7 +114,7 @@ static void fgraph_entry(struct pf_export *px, struct pf_thread *th, struct tep_
 		snprintf(addr, sizeof(addr), "0x%llx", func);
 		name = addr;
 	}
-	track_event(px, r->ts, th->tid, PF_TYPE_SLICE_BEGIN, name, strlen(name));
+	track_event(px, r->ts, th->slot.pid, PF_TYPE_SLICE_BEGIN, name, strlen(name));
 }
 
 /*
@@ -130,7 +130,7 @@ static void fgraph_exit(struct pf_export *px, struct pf_thread *th, struct tep_r
 	tep_read_number_field(px->f.exit_depth, r->data, &depth);
 	while (th->nr_depths && th->depths[th->nr_depths - 1] >= (int)depth) {
 		matched = th->depths[--th->nr_depths] == (int)depth;
-		track_event(px, r->ts, th->tid, PF_TYPE_SLICE_END, NULL, 0);
+		track_event(px, r->ts, th->slot.pid, PF_TYPE_SLICE_END, NULL, 0);
 	}
 	if (!matched)
 		px->nr_unmatched_exits++;

@@ -12,13 +12,13 @@
 
 #include <traceevent/event-parse.h>
 
-#include "ktrace/report.h"
+#include "ktrace/sched_fields.h"
 #include "hist.h"
 
 struct hist_wakeup {
 	struct hist_source src;
-	struct report_sched_switch_fields sw;
-	struct report_sched_wakeup_fields wk[2];	/* sched_waking, sched_wakeup */
+	struct sched_switch_fields sw;
+	struct sched_wakeup_fields wk[2];	/* sched_waking, sched_wakeup */
 	struct hist_pending pending;
 	bool by_task;
 };
@@ -96,9 +96,9 @@ int hist_wakeup_new(const struct hist_source_conf *c, struct hist_source **out,
 
 	if (!w)
 		return -ENOMEM;
-	report_sched_find_switch(c->tep, &w->sw);
-	report_sched_find_wakeup(c->tep, "sched_waking", &w->wk[0]);
-	report_sched_find_wakeup(c->tep, "sched_wakeup", &w->wk[1]);
+	sched_switch_fields_find(c->tep, &w->sw);
+	sched_wakeup_fields_find(c->tep, "sched_waking", &w->wk[0]);
+	sched_wakeup_fields_find(c->tep, "sched_wakeup", &w->wk[1]);
 	if (w->sw.id < 0 || (w->wk[0].id < 0 && w->wk[1].id < 0)) {
 		strbuf_addstr(err, "the file has no sched_switch or no sched_waking/sched_wakeup "
 			      "event (record with -e sched)");

@@ -12,39 +12,10 @@
 #include <unistd.h>
 
 #include "ktrace/dat_chunk.h"
+#include "ktrace/fdio.h"
+#include "ktrace/grow.h"
 #include "listen.h"
 
-static int write_at(int fd, uint64_t off, const void *buf, size_t n)
-{
-	const char *p = buf;
-	ssize_t w;
-
-	while (n) {
-		w = pwrite(fd, p, n, (off_t)off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w ? -errno : -EIO;
-		p += w;
-		n -= (size_t)w;
-		off += (uint64_t)w;
-	}
-	return 0;
-}
-
-static int grow(char **buf, size_t *cap, size_t want)
-{
-	char *n;
-
-	if (want <= *cap)
-		return 0;
-	n = realloc(*buf, want);
-	if (!n)
-		return -ENOMEM;
-	*buf = n;
-	*cap = want;
-	return 0;
-}
 
 void server_ctx_release_codecs(struct server_ctx *srv)
 {
@@ -73,9 +44,9 @@ int chan_compress_start(struct chan *c, struct server_ctx *srv, int compression,
 			return ret;
 		kt_codec_like_trace_cmd(srv->codecs[comp]);
 	}
-	ret = grow(&srv->zin, &srv->zin_cap, chunk);
+	ret = array_grow(&srv->zin, &srv->zin_cap, chunk, 1);
 	if (!ret)
-		ret = grow(&srv->zout, &srv->zout_cap, dat_chunk_bound(comp, chunk));
+		ret = array_grow(&srv->zout, &srv->zout_cap, dat_chunk_bound(comp, chunk), 1);
 	if (ret)
 		return ret;
 	c->codec = srv->codecs[comp];
@@ -93,7 +64,7 @@ static int write_chunk(struct chan *c, struct server_ctx *srv, const char *raw, 
 	int ret = dat_chunk_pack(c->codec, raw, len, c->big, srv->zout, srv->zout_cap, &n);
 
 	if (!ret)
-		ret = write_at(c->tmp, c->raw_start, srv->zout, n);
+		ret = fd_pwrite_all(c->tmp, srv->zout, n, c->raw_start);
 	if (ret)
 		return ret;
 	c->raw_start += n;
@@ -137,7 +108,7 @@ static int compress_backlog(struct chan *c, struct server_ctx *srv)
 	if (!ret && size > off)
 		ret = read_at(old, off, srv->zin, (size_t)(size - off));
 	if (!ret && size > off)
-		ret = write_at(c->tmp, c->raw_start, srv->zin, (size_t)(size - off));
+		ret = fd_pwrite_all(c->tmp, srv->zin, (size_t)(size - off), c->raw_start);
 	if (!ret && c->path && renameat(srv->dir_fd, strbuf_str(&name), srv->dir_fd, c->path))
 		ret = -errno;
 	close(old);
@@ -157,7 +128,7 @@ static int store_compressed(struct chan *c, struct server_ctx *srv, const char *
 	int ret;
 
 	if (tail + n < c->chunk) {
-		ret = write_at(c->tmp, c->size, buf, n);
+		ret = fd_pwrite_all(c->tmp, buf, n, c->size);
 		if (!ret)
 			c->size += n;
 		return ret;
@@ -178,7 +149,7 @@ static int store_compressed(struct chan *c, struct server_ctx *srv, const char *
 	for (buf += take, n -= take; !ret && n >= c->chunk; buf += c->chunk, n -= c->chunk)
 		ret = write_chunk(c, srv, buf, c->chunk);
 	if (!ret && n)
-		ret = write_at(c->tmp, c->raw_start, buf, n);
+		ret = fd_pwrite_all(c->tmp, buf, n, c->raw_start);
 	c->size = c->raw_start + n;
 	return ret;
 }
@@ -190,7 +161,7 @@ int chan_store(struct chan *c, struct server_ctx *srv, const char *buf, size_t n
 
 	if (c->codec)
 		return store_compressed(c, srv, buf, n);
-	ret = write_at(c->tmp, c->size, buf, n);
+	ret = fd_pwrite_all(c->tmp, buf, n, c->size);
 	if (!ret)
 		c->size += n;
 	return ret;

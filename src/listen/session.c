@@ -15,6 +15,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "ktrace/fdio.h"
 #include "ktrace/net.h"
 #include "listen.h"
 
@@ -229,22 +230,15 @@ static int open_channels(struct session *s, uint32_t cpus, uint32_t page_size, i
 
 static int store_meta(struct session *s, const void *buf, size_t len)
 {
-	const char *p = buf;
-	ssize_t n;
+	int ret;
 
 	if (len > s->srv->cfg->max_file - s->stored)
 		return -EFBIG;
-	while (len) {
-		n = pwrite(s->out, p, len, (off_t)s->meta_size);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n ? -errno : -EIO;
-		p += n;
-		len -= (size_t)n;
-		s->meta_size += (uint64_t)n;
-		s->stored += (uint64_t)n;
-	}
+	ret = fd_pwrite_all(s->out, buf, len, s->meta_size);
+	if (ret)
+		return ret;
+	s->meta_size += len;
+	s->stored += len;
 	return 0;
 }
 

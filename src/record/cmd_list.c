@@ -6,15 +6,18 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <tracefs.h>
 
 #include "ktrace/command.h"
 #include "ktrace/compress.h"
+#include "ktrace/fdio.h"
 #include "ktrace/options.h"
 #include "plan_internal.h"
 
@@ -81,15 +84,21 @@ static const struct kt_command_help list_help = {
 
 static int print_file(const char *file)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int ret = tfs_inst_read(NULL, file, &sb);
+	struct strbuf path = STRBUF_INIT;
+	int ret = tfs_path(&path, NULL, file), fd = -1;
 
+	if (!ret)
+		fd = open(path.buf, O_RDONLY | O_CLOEXEC);
+	if (!ret && fd < 0)
+		ret = -errno;
+	if (!ret)
+		ret = fflush(stdout) ? -errno : fd_copy_all(fd, STDOUT_FILENO);
 	if (ret)
 		fprintf(stderr, "ktrace list: cannot read %s/%s: %s\n", tracefs_tracing_dir(), file,
 			tfs_cause(ret));
-	else
-		fputs(sb.buf, stdout);
-	strbuf_release(&sb);
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&path);
 	return ret;
 }
 
@@ -145,7 +154,7 @@ static void list_system(const struct list_args *a, const char *sys, const regex_
 	for (e = 0; events[e]; e++)
 		if (!re || !regexec(re, events[e], 0, NULL, 0))
 			print_event(a, sys, events[e]);
-	plan_strv_free(events);
+	strv_free(events);
 }
 
 /*
@@ -193,7 +202,7 @@ static int walk_events(const struct list_args *a)
 		list_matching(a, "ftrace", &m);
 	for (i = 0; !ret && systems[i]; i++)
 		list_matching(a, systems[i], &m);
-	plan_strv_free(systems);
+	strv_free(systems);
 	regfree(&m.sys_re);
 	if (m.has_ev && ret != -EINVAL)
 		regfree(&m.ev_re);
@@ -213,7 +222,7 @@ static int list_events(const struct list_args *a)
 	ret = tfs_systems(&systems);
 	for (i = 0; !ret && systems[i]; i++)
 		list_system(a, systems[i], NULL);
-	plan_strv_free(systems);
+	strv_free(systems);
 	return ret;
 }
 
@@ -281,14 +290,15 @@ static int list_options_state(void)
 
 static int list_instances(void)
 {
-	char **list = tracefs_instances(NULL);
+	char **list = NULL;
 	int i;
 
+	tfs_instances(&list);
 	if (!list || !list[0])
 		printf("No buffer instances defined\n");
 	for (i = 0; list && list[i]; i++)
 		printf("%s\n", list[i]);
-	tracefs_list_free(list);
+	strv_free(list);
 	return 0;
 }
 

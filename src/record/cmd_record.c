@@ -5,7 +5,6 @@
  * command or wait for a signal -> tracing off -> flush recorders -> write trace.dat -> undo.
  * Every exit path, a signal included, goes through the same stop, write and undo steps.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -22,6 +21,7 @@
 #include "ktrace/plan.h"
 #include "ktrace/plan_options.h"
 #include "ktrace/session.h"
+#include "plan_internal.h"
 #include "record_date.h"
 #include "record_net.h"
 #include "record_session.h"
@@ -84,7 +84,7 @@ static int collect_events(const struct plan *plan, struct meta_events *ev)
 static void measure_date(struct record_run *run)
 {
 	char *clock = meta_selected_clock(run->session.bufs[0].dir);
-	int ret = record_date_offset(tracefs_tracing_dir(), clock, &run->session.date);
+	int ret = record_date_offset(clock, &run->session.date);
 
 	if (ret)
 		fprintf(stderr, "ktrace %s: --date: cannot measure the wall-clock offset (%s); "
@@ -191,7 +191,7 @@ static void read_max_latency(struct record_run *run)
 	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
 
 	strbuf_addf(&path, "%s/tracing_max_latency", run->session.bufs[0].dir);
-	if (!meta_read_file(strbuf_str(&path), &sb))
+	if (!strbuf_read_file(&sb, strbuf_str(&path)))
 		snprintf(run->max_latency, sizeof(run->max_latency), "%.*s",
 			 (int)strcspn(strbuf_str(&sb), "\n"), strbuf_str(&sb));
 	strbuf_release(&path);
@@ -400,9 +400,7 @@ int cmd_record(int argc, char **argv)
  */
 static int extract_names(const struct plan *plan, const char ***names)
 {
-	struct strbuf path = STRBUF_INIT;
-	struct dirent *d;
-	DIR *dir = NULL;
+	char **all = NULL;
 	int i, n = 0;
 
 	*names = calloc((size_t)plan->nr_instances + 2, sizeof(**names));
@@ -412,22 +410,17 @@ static int extract_names(const struct plan *plan, const char ***names)
 		(*names)[n++] = NULL;
 	for (i = 1; !plan->all_formats && i < plan->nr_instances; i++)
 		(*names)[n++] = strdup(plan->instances[i].name);
-	if (plan->all_formats) {
-		strbuf_addf(&path, "%s/instances", tracefs_tracing_dir());
-		dir = opendir(strbuf_str(&path));
-	}
-	while (dir && (d = readdir(dir))) {
+	if (plan->all_formats)
+		tfs_instances(&all);
+	for (i = 0; all && all[i]; i++) {
 		const char **grown = realloc(*names, sizeof(**names) * (size_t)(n + 2));
 
 		if (!grown)
 			break;
 		*names = grown;
-		if (d->d_name[0] != '.')
-			(*names)[n++] = strdup(d->d_name);
+		(*names)[n++] = strdup(all[i]);
 	}
-	if (dir)
-		closedir(dir);
-	strbuf_release(&path);
+	strv_free(all);
 	return n;
 }
 

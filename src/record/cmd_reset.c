@@ -57,12 +57,12 @@ static int parse_args(struct reset_args *a, int argc, char **argv)
 
 static int collect_all(struct reset_args *a)
 {
-	char **list = tracefs_instances(NULL);
-	int i, ret = 0;
+	char **list = NULL;
+	int i, ret = tfs_instances(&list);
 
 	for (i = 0; list && list[i] && !ret; i++)
-		ret = plan_strv_push(&a->instances, list[i]);
-	tracefs_list_free(list);
+		ret = strv_push(&a->instances, list[i]);
+	strv_free(list);
 	return ret;
 }
 
@@ -127,11 +127,11 @@ int cmd_reset(int argc, char **argv)
 	if (!ret && a.all && collect_all(&a))
 		ret = KT_ERR_FAILED;
 	if (ret) {
-		kt_strv_free(a.instances);
+		strv_free(a.instances);
 		return ret;
 	}
 	if (a.restore) {
-		plan_strv_free(a.instances);
+		strv_free(a.instances);
 		return restore_journals();
 	}
 	/* Defaults make the journals of killed runs meaningless: replaying them later would undo
@@ -146,6 +146,6 @@ int cmd_reset(int argc, char **argv)
 	for (i = 0; a.instances && a.instances[i]; i++)
 		if (reset_named(&a, a.instances[i]) && !err)
 			err = -1;
-	plan_strv_free(a.instances);
+	strv_free(a.instances);
 	return a.ctx.err || err ? 1 : 0;
 }

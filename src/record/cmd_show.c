@@ -17,6 +17,7 @@
 #include <tracefs.h>
 
 #include "ktrace/command.h"
+#include "ktrace/fdio.h"
 #include "ktrace/options.h"
 #include "plan_internal.h"
 #include "show_hist.h"
@@ -49,26 +50,20 @@ struct show_args {
 
 static int dump_file(const char *path)
 {
-	char buf[65536];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
 
 	if (fd < 0) {
 		fprintf(stderr, "ktrace show: cannot read %s: %s\n", path, tfs_cause(-errno));
 		return -1;
 	}
-	while ((n = read(fd, buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 || fwrite(buf, 1, (size_t)n, stdout) != (size_t)n) {
-			fprintf(stderr, "ktrace show: reading %s: %s\n", path, strerror(errno));
-			close(fd);
-			return -1;
-		}
-		/* trace_pipe waits for data: let the reader see what came so far. */
-		fflush(stdout);
-	}
+	/* trace_pipe waits for data: the reader sees each piece as it comes. */
+	fflush(stdout);
+	ret = fd_copy_all(fd, STDOUT_FILENO);
 	close(fd);
+	if (ret) {
+		fprintf(stderr, "ktrace show: reading %s: %s\n", path, strerror(-ret));
+		return -1;
+	}
 	return 0;
 }
 

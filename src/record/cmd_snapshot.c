@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ktrace/command.h"
+#include "ktrace/fdio.h"
 #include "ktrace/options.h"
 #include "plan_internal.h"
 
@@ -90,19 +91,13 @@ static int check_file(const char *instance, const char *path)
 
 static int print_file(const char *path)
 {
-	char buf[65536];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
 
 	if (fd < 0)
 		return -errno;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		if (fwrite(buf, 1, (size_t)n, stdout) != (size_t)n)
-			break;
+	ret = fflush(stdout) ? -errno : fd_copy_all(fd, STDOUT_FILENO);
 	close(fd);
-	if (n < 0)
-		return -errno;
-	return fflush(stdout) ? -errno : 0;
+	return ret;
 }
 
 static int snapshot_run(const char *instance, int action)

@@ -118,13 +118,14 @@ static int stop_instance(const char *name)
 
 static int stop_all_instances(void)
 {
-	char **list = tracefs_instances(NULL);
+	char **list = NULL;
 	int i, ret = 0;
 
+	tfs_instances(&list);
 	for (i = 0; list && list[i]; i++)
 		if (stop_instance(list[i]))
 			ret = -1;
-	tracefs_list_free(list);
+	strv_free(list);
 	return ret;
 }
 
@@ -134,7 +135,7 @@ int cmd_stop(int argc, char **argv)
 	int i, ret = kt_parse_options(&stop_help, argc, argv, &a, NULL);
 
 	if (ret) {
-		kt_strv_free(a.names);
+		strv_free(a.names);
 		return ret;
 	}
 	if (a.top || (!a.all && !a.names))
@@ -143,6 +144,6 @@ int cmd_stop(int argc, char **argv)
 		ret = stop_instance(a.names[i]);
 	if (!ret && a.all)
 		ret = stop_all_instances();
-	kt_strv_free(a.names);
+	strv_free(a.names);
 	return ret ? 1 : 0;
 }

@@ -359,14 +359,15 @@ static void print_options(const char *inst, bool all)
 
 static void print_instance_names(void)
 {
-	char **list = tracefs_instances(NULL);
+	char **list = NULL;
 	int i;
 
+	tfs_instances(&list);
 	if (list && list[0])
 		printf("\nInstances:\n");
 	for (i = 0; list && list[i]; i++)
 		printf(" %s\n", list[i]);
-	tracefs_list_free(list);
+	strv_free(list);
 }
 
 static void print_pids(const char *inst)
@@ -424,7 +425,7 @@ int cmd_stat(int argc, char **argv)
 	int i, ret = kt_parse_options(&stat_help, argc, argv, &a, NULL);
 
 	if (ret) {
-		kt_strv_free(a.names);
+		strv_free(a.names);
 		return ret;
 	}
 	for (i = 0; !ret && a.names && a.names[i]; i++) {
@@ -440,6 +441,6 @@ int cmd_stat(int argc, char **argv)
 		stat_instance(a.names[i], !top && i == 0, a.all_options);
 	if (!ret)
 		print_stack_tracer();
-	kt_strv_free(a.names);
+	strv_free(a.names);
 	return ret ? 1 : 0;
 }

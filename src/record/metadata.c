@@ -20,33 +20,6 @@
 #include "ktrace/version.h"
 #include "metadata.h"
 
-int meta_read_file(const char *path, struct strbuf *out)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		ssize_t n;
-
-		ret = strbuf_grow(out, 65536);
-		if (ret)
-			break;
-		n = read(fd, out->buf + out->len, 65536);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			ret = n < 0 ? -errno : 0;
-			break;
-		}
-		out->len += (size_t)n;
-		out->buf[out->len] = '\0';
-	}
-	close(fd);
-	return ret;
-}
-
 uint32_t meta_subbuf_size(const char *trace_dir)
 {
 	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
@@ -55,7 +28,7 @@ uint32_t meta_subbuf_size(const char *trace_dir)
 	unsigned int off, len;
 
 	strbuf_addf(&path, "%s/events/header_page", trace_dir);
-	if (!meta_read_file(strbuf_str(&path), &sb)) {
+	if (!strbuf_read_file(&sb, strbuf_str(&path))) {
 		p = strstr(strbuf_str(&sb), "char data;");
 		if (p && sscanf(p, "char data;\toffset:%u;\tsize:%u;", &off, &len) == 2)
 			size = off + len;
@@ -167,7 +140,7 @@ static int blobs_load(struct blobs *b, char **paths, size_t n)
 	if (!b->bufs || !b->blobs)
 		return -ENOMEM;
 	for (i = 0; !ret && i < n; i++) {
-		ret = meta_read_file(paths[i], &b->bufs[i]);
+		ret = strbuf_read_file(&b->bufs[i], paths[i]);
 		b->blobs[i].data = b->bufs[i].buf;
 		b->blobs[i].size = b->bufs[i].len;
 	}
@@ -309,7 +282,7 @@ static int write_file_part(struct dat_writer *w, const char *path, bool big,
 	struct strbuf sb = STRBUF_INIT;
 	struct dat_blob blob = { 0 };
 	size_t cap = 0;
-	int ret = big ? read_big(path, &blob, &cap) : meta_read_file(path, &sb);
+	int ret = big ? read_big(path, &blob, &cap) : strbuf_read_file(&sb, path);
 
 	/* A missing kallsyms or printk_formats is stored empty, as trace-cmd does. */
 	if (ret == -ENOENT)
@@ -335,11 +308,11 @@ static int write_headers(struct dat_writer *w, const char *trace_dir, struct str
 	int ret;
 
 	strbuf_addf(&path, "%s/events/header_page", trace_dir);
-	ret = meta_read_file(strbuf_str(&path), &page);
+	ret = strbuf_read_file(&page, strbuf_str(&path));
 	if (!ret) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/events/header_event", trace_dir);
-		ret = meta_read_file(strbuf_str(&path), &event);
+		ret = strbuf_read_file(&event, strbuf_str(&path));
 	}
 	bp.data = page.buf;
 	bp.size = page.len;
@@ -386,7 +359,7 @@ static int add_clock_option(struct dat_writer *w, const char *trace_dir)
 	int ret;
 
 	strbuf_addf(&path, "%s/trace_clock", trace_dir);
-	ret = meta_read_file(strbuf_str(&path), &clocks);
+	ret = strbuf_read_file(&clocks, strbuf_str(&path));
 	if (!ret)
 		ret = add_text_option(w, DAT_OPT_TRACECLOCK, strbuf_str(&clocks));
 	strbuf_release(&clocks);
@@ -432,7 +405,7 @@ int meta_add_cpustats(struct dat_writer *w, const char *trace_dir, const char *n
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/per_cpu/cpu%d/stats", trace_dir, cpu);
 		strbuf_addf(&sb, "CPU: %d\n", cpu);
-		ret = meta_read_file(strbuf_str(&path), &sb);
+		ret = strbuf_read_file(&sb, strbuf_str(&path));
 		if (!ret)
 			ret = add_text_option(w, DAT_OPT_CPUSTAT, strbuf_str(&sb));
 	}
@@ -448,7 +421,7 @@ char *meta_selected_clock(const char *trace_dir)
 	char *clock = NULL;
 
 	strbuf_addf(&path, "%s/trace_clock", trace_dir);
-	if (!meta_read_file(strbuf_str(&path), &sb)) {
+	if (!strbuf_read_file(&sb, strbuf_str(&path))) {
 		open_br = strchr(strbuf_str(&sb), '[');
 		close_br = open_br ? strchr(open_br, ']') : NULL;
 		if (close_br)

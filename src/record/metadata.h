@@ -25,8 +25,6 @@ struct meta_events {
 int meta_events_add(struct meta_events *ev, const char *system, const char *name);
 void meta_events_release(struct meta_events *ev);
 
-/* Reads a whole file (tracefs files have no size); 0 or negative errno. */
-int meta_read_file(const char *path, struct strbuf *out);
 /* Page size of an instance's ring buffer from its events/header_page (the "data" field end). */
 uint32_t meta_subbuf_size(const char *trace_dir);
 

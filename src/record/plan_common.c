@@ -31,25 +31,6 @@ int plan_parse_int(const struct plan *plan, const char *flag, const char *arg, i
 	return 0;
 }
 
-int plan_strv_len(char *const *strv)
-{
-	int n = 0;
-
-	while (strv && strv[n])
-		n++;
-	return n;
-}
-
-int plan_strv_push(char ***strv, const char *s)
-{
-	return kt_strv_push(strv, s);
-}
-
-void plan_strv_free(char **strv)
-{
-	kt_strv_free(strv);
-}
-
 bool plan_instance_wants_function(const struct plan_instance *inst)
 {
 	return (inst->tracer && !strncmp(inst->tracer, "function", 8)) || inst->func_filters ||
@@ -78,17 +59,17 @@ static void release_instance(struct plan_instance *inst)
 		free(inst->events[i].system);
 		free(inst->events[i].name);
 		free(inst->events[i].filter);
-		plan_strv_free(inst->events[i].triggers);
+		strv_free(inst->events[i].triggers);
 	}
 	free(inst->events);
 	free(inst->name);
 	free(inst->tracer);
-	plan_strv_free(inst->func_filters);
-	plan_strv_free(inst->func_notrace);
-	plan_strv_free(inst->graph_funcs);
+	strv_free(inst->func_filters);
+	strv_free(inst->func_notrace);
+	strv_free(inst->graph_funcs);
 	free(inst->clock);
 	free(inst->cpumask);
-	plan_strv_free(inst->options);
+	strv_free(inst->options);
 }
 
 void plan_release(struct plan *plan)
@@ -103,6 +84,6 @@ void plan_release(struct plan *plan)
 	/* The strings belong to argv; only the array is ours. */
 	free(plan->command);
 	free(plan->net_target);
-	plan_strv_free(plan->display_filters);
+	strv_free(plan->display_filters);
 	memset(plan, 0, sizeof(*plan));
 }

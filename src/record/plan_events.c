@@ -25,9 +25,9 @@ static void catalog_free(struct catalog *cat)
 	int i;
 
 	for (i = 0; i < cat->nr; i++)
-		plan_strv_free(cat->events[i]);
+		strv_free(cat->events[i]);
 	free(cat->events);
-	plan_strv_free(cat->systems);
+	strv_free(cat->systems);
 }
 
 static int catalog_load(struct catalog *cat)
@@ -38,10 +38,10 @@ static int catalog_load(struct catalog *cat)
 	ret = tfs_systems(&cat->systems);
 	if (ret)
 		return ret;
-	cat->events = calloc(plan_strv_len(cat->systems) + 1, sizeof(*cat->events));
+	cat->events = calloc(strv_len(cat->systems) + 1, sizeof(*cat->events));
 	if (!cat->events)
 		return -ENOMEM;
-	cat->nr = plan_strv_len(cat->systems);
+	cat->nr = strv_len(cat->systems);
 	return 0;
 }
 
@@ -137,7 +137,7 @@ static int candidates(struct catalog *cat, bool with_system, char ***out)
 	*out = NULL;
 	for (s = 0; s < cat->nr && !ret; s++) {
 		if (!with_system)
-			ret = plan_strv_push(out, cat->systems[s]);
+			ret = strv_push(out, cat->systems[s]);
 		if (!ret)
 			ret = catalog_events(cat, s, &events);
 		for (j = 0; !ret && events[j]; j++) {
@@ -147,7 +147,7 @@ static int candidates(struct catalog *cat, bool with_system, char ***out)
 			if (!ret)
 				ret = strbuf_addstr(&sb, events[j]);
 			if (!ret)
-				ret = plan_strv_push(out, sb.buf);
+				ret = strv_push(out, sb.buf);
 		}
 	}
 	strbuf_release(&sb);
@@ -163,7 +163,7 @@ static int report_missing(const struct plan *plan, struct catalog *cat,
 	strbuf_addf(&msg, "ktrace %s: -e '%s': no such event", plan->cmd, ev->spec);
 	if (!candidates(cat, ev->system != NULL, &cands))
 		plan_suggest(&msg, ev->system ? ev->spec : ev->name, cands);
-	plan_strv_free(cands);
+	strv_free(cands);
 	fprintf(stderr, "%s%s\n", msg.buf,
 		plan->ignore_missing ? " (ignored: -i)" : " (see 'ktrace list -e')");
 	strbuf_release(&msg);

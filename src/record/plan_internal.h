@@ -8,18 +8,19 @@
 
 #include "ktrace/plan.h"
 #include "ktrace/strbuf.h"
+#include "ktrace/strv.h"
 
 /* Prints "ktrace CMD: FLAG 'VALUE' WHY" and returns -EINVAL. */
 int plan_err_flag(const struct plan *plan, const char *flag, const char *value, const char *why);
 int plan_parse_int(const struct plan *plan, const char *flag, const char *arg, int min, int max,
 		   int *out);
-int plan_strv_push(char ***strv, const char *s);
-void plan_strv_free(char **strv);
-int plan_strv_len(char *const *strv);
 
 /* --- tracefs files (tracefs_io.c) --- */
 
-/* Absolute path of FILE in the instance (NULL: the top instance). */
+/*
+ * The one way to a tracefs path: FILE in the instance (instance NULL: the top one; file NULL:
+ * the instance's directory itself).
+ */
 int tfs_path(struct strbuf *out, const char *instance, const char *file);
 /* Reads a whole file; 0 or negative errno. */
 int tfs_read(const char *path, struct strbuf *out);
@@ -31,11 +32,13 @@ int tfs_inst_write(const char *instance, const char *file, const char *val);
 int tfs_selected(const char *text, struct strbuf *out);
 /* Strips trailing newlines and spaces in place. */
 void tfs_chomp(struct strbuf *sb);
-/* Space/newline separated words of a file, NULL-terminated; free with plan_strv_free. */
+/* Space/newline separated words of a file, NULL-terminated; free with strv_free. */
 int tfs_words(const char *path, char ***out);
-/* Event systems and events of the top instance; free with plan_strv_free. */
+/* Event systems and events of the top instance; free with strv_free. */
 int tfs_systems(char ***out);
 int tfs_system_events(const char *system, char ***out);
+/* The names of the instances (instances/), in readdir order; free with strv_free. */
+int tfs_instances(char ***out);
 /* Calls fn for every event of the top instance's events/ (instances have the same ones). */
 int tfs_for_each_event(void (*fn)(const char *sys, const char *event, void *arg), void *arg);
 /*

@@ -121,7 +121,7 @@ static int add_trigger(struct plan_parser *ps, const char *trigger)
 		return plan_err_flag(ps->plan, "-R", trigger, "must follow an -e EVENT");
 	if (plan_check_trigger_arg(ps->plan->cmd, trigger))
 		return -EINVAL;
-	return plan_strv_push(&ps->last_event->triggers, trigger);
+	return strv_push(&ps->last_event->triggers, trigger);
 }
 
 static int start_instance(struct plan_parser *ps, const char *name)
@@ -227,11 +227,11 @@ static int parse_instance_opt(struct plan_parser *ps, int id, const char *arg)
 	case 'R':
 		return add_trigger(ps, arg);
 	case 'l':
-		return plan_strv_push(&inst->func_filters, arg);
+		return strv_push(&inst->func_filters, arg);
 	case 'n':
-		return plan_strv_push(&inst->func_notrace, arg);
+		return strv_push(&inst->func_notrace, arg);
 	case 'g':
-		return plan_strv_push(&inst->graph_funcs, arg);
+		return strv_push(&inst->graph_funcs, arg);
 	case PLAN_OPT_MAX_GRAPH_DEPTH:
 		return plan_parse_int(ps->plan, "--max-graph-depth", arg, 0, 1 << 20,
 				      &inst->max_graph_depth);
@@ -244,7 +244,7 @@ static int parse_instance_opt(struct plan_parser *ps, int id, const char *arg)
 	case 'O':
 		if (!*arg || strchr(arg, '/'))
 			return plan_err_flag(ps->plan, "-O", arg, "is not an option name");
-		return plan_strv_push(&inst->options, arg);
+		return strv_push(&inst->options, arg);
 	case 'T':
 		inst->stacktrace = true;
 		return 0;
@@ -340,7 +340,7 @@ static int parse_plan_opt(struct plan_parser *ps, int id, const char *arg)
 	case 'N':
 		return parse_net(plan, arg);
 	case PLAN_OPT_DISPLAY_FILTER:
-		return plan_strv_push(&plan->display_filters, arg);
+		return strv_push(&plan->display_filters, arg);
 	}
 	return plan_err_flag(plan, "?", "", "is not handled");
 }

@@ -119,7 +119,7 @@ static int check_in_file(const struct plan *plan, const char *file, const char *
 			strerror(-ret));
 	else if (!in_list(words, word))
 		ret = unknown_name(plan, flag, word, what, words, list_cmd);
-	plan_strv_free(words);
+	strv_free(words);
 	strbuf_release(&path);
 	return ret;
 }
@@ -139,7 +139,7 @@ int plan_check_tracer(const struct plan *plan, const char *tracer)
 			"a kernel built with %s)\n", plan->cmd, tracer, tracer, path.buf, config);
 		ret = -ENOENT;
 	}
-	plan_strv_free(words);
+	strv_free(words);
 	strbuf_release(&path);
 	return ret ? ret : check_in_file(plan, "available_tracers", "-p", tracer, "tracer", "-t");
 }
@@ -158,10 +158,10 @@ static int option_names(char ***out)
 	for (i = 0; !ret && words && words[i]; i++) {
 		tfs_path(&path, NULL, "options/");
 		strbuf_addstr(&path, words[i] + 2);
-		ret = plan_strv_push(out, strncmp(words[i], "no", 2) || access(path.buf, F_OK) ?
+		ret = strv_push(out, strncmp(words[i], "no", 2) || access(path.buf, F_OK) ?
 				     words[i] : words[i] + 2);
 	}
-	plan_strv_free(words);
+	strv_free(words);
 	strbuf_release(&path);
 	return ret;
 }
@@ -186,7 +186,7 @@ static int check_option(const struct plan *plan, const char *opt)
 		option_names(&names);
 		ret = unknown_name(plan, "-O", name, "option", names, "-o");
 	}
-	plan_strv_free(names);
+	strv_free(names);
 	strbuf_release(&path);
 	return ret;
 }

@@ -15,22 +15,11 @@
 #include <unistd.h>
 
 #include "metadata.h"
+#include "plan_internal.h"
 #include "record_date.h"
 
 #define TRIES		10
 #define PROBE		"ktrace-date-probe"
-
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, strlen(text));
-	close(fd);
-	return n < 0 ? -errno : 0;
-}
 
 static unsigned long long ns_of(const struct timespec *t)
 {
@@ -38,15 +27,14 @@ static unsigned long long ns_of(const struct timespec *t)
 }
 
 /* The probe's "SECONDS.MICROS:" timestamp in the instance's trace text, in microseconds. */
-static int probe_timestamp(const char *dir, unsigned long long *us)
+static int probe_timestamp(const char *instance, unsigned long long *us)
 {
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT;
 	unsigned long long sec, usec;
 	const char *p, *start;
 	int ret;
 
-	strbuf_addf(&path, "%s/trace", dir);
-	ret = meta_read_file(strbuf_str(&path), &text);
+	ret = tfs_inst_read(instance, "trace", &text);
 	p = ret ? NULL : strstr(strbuf_str(&text), ": " PROBE);
 	ret = -ENOENT;
 	if (p) {
@@ -61,30 +49,31 @@ static int probe_timestamp(const char *dir, unsigned long long *us)
 			ret = 0;
 		}
 	}
-	strbuf_release(&path);
 	strbuf_release(&text);
 	return ret;
 }
 
-static int measure(const char *dir, unsigned long long *best_offset)
+static int measure(const char *instance, unsigned long long *best_offset)
 {
 	unsigned long long best_span = ~0ULL, ts_us;
+	struct strbuf path = STRBUF_INIT;
 	struct timespec t0, t1;
-	char path[4200];
-	int fd, i, ret = -ENOENT;
+	int fd = -1, i, ret;
 
-	snprintf(path, sizeof(path), "%s/trace_marker", dir);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	snprintf(path, sizeof(path), "%s/trace", dir);
+	ret = tfs_path(&path, instance, "trace_marker");
+	if (!ret && (fd = open(path.buf, O_WRONLY | O_CLOEXEC)) < 0)
+		ret = -errno;
+	strbuf_release(&path);
+	if (ret)
+		return ret;
+	ret = -ENOENT;
 	for (i = 0; i < TRIES; i++) {
-		write_file(path, "");
+		tfs_inst_write(instance, "trace", "");
 		clock_gettime(CLOCK_REALTIME, &t0);
 		if (write(fd, PROBE, strlen(PROBE)) < 0)
 			break;
 		clock_gettime(CLOCK_REALTIME, &t1);
-		if (probe_timestamp(dir, &ts_us) || ns_of(&t1) - ns_of(&t0) >= best_span)
+		if (probe_timestamp(instance, &ts_us) || ns_of(&t1) - ns_of(&t0) >= best_span)
 			continue;
 		best_span = ns_of(&t1) - ns_of(&t0);
 		*best_offset = (ns_of(&t0) + best_span / 2) / 1000 - ts_us;
@@ -94,21 +83,26 @@ static int measure(const char *dir, unsigned long long *best_offset)
 	return ret;
 }
 
-int record_date_offset(const char *trace_dir, const char *clock, char **out)
+int record_date_offset(const char *clock, char **out)
 {
+	struct strbuf name = STRBUF_INIT, dir = STRBUF_INIT;
 	unsigned long long offset = 0;
-	char dir[4096], clock_file[4200];
 	int ret;
 
-	snprintf(dir, sizeof(dir), "%s/instances/ktrace-date-%d", trace_dir, (int)getpid());
-	snprintf(clock_file, sizeof(clock_file), "%s/trace_clock", dir);
-	if (mkdir(dir, 0755))
-		return -errno;
-	ret = clock ? write_file(clock_file, clock) : 0;
+	ret = strbuf_addf(&name, "ktrace-date-%d", (int)getpid());
 	if (!ret)
-		ret = measure(dir, &offset);
-	rmdir(dir);
+		ret = tfs_path(&dir, name.buf, NULL);
+	if (!ret && mkdir(dir.buf, 0755))
+		ret = -errno;
+	else if (!ret) {
+		ret = clock ? tfs_inst_write(name.buf, "trace_clock", clock) : 0;
+		if (!ret)
+			ret = measure(name.buf, &offset);
+		rmdir(dir.buf);
+	}
 	if (!ret && asprintf(out, "0x%llx", offset) < 0)
 		ret = -ENOMEM;
+	strbuf_release(&name);
+	strbuf_release(&dir);
 	return ret;
 }

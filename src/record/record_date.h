@@ -9,6 +9,6 @@
  */
 
 /* 0 with *out malloc'd, or negative errno (the caller warns and records without a date). */
-int record_date_offset(const char *trace_dir, const char *clock, char **out);
+int record_date_offset(const char *clock, char **out);
 
 #endif

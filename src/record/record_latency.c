@@ -15,7 +15,7 @@ int rec_latency_store(struct dat_writer *w, const char *trace_path, const char *
 	int ret;
 
 	/* `trace` has no size; read to its end. It holds the max-latency trace only. */
-	ret = meta_read_file(trace_path, &text);
+	ret = strbuf_read_file(&text, trace_path);
 	if (ret) {
 		strbuf_addf(err, "cannot read %s: %s", trace_path, strerror(-ret));
 	} else {

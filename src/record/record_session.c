@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <tracefs.h>
 #include <unistd.h>
 
 #include "ktrace/dat_format.h"
 #include "ktrace/dat_writer.h"
+#include "plan_internal.h"
 #include "record_latency.h"
 #include "record_session.h"
 
@@ -19,16 +19,13 @@
 
 static char *instance_dir(const char *name)
 {
-	const char *top = tracefs_tracing_dir();
-	char *dir = NULL;
+	struct strbuf dir = STRBUF_INIT;
 
-	if (!top)
+	if (tfs_path(&dir, name, NULL)) {
+		strbuf_release(&dir);
 		return NULL;
-	if (!name)
-		return strdup(top);
-	if (asprintf(&dir, "%s/instances/%s", top, name) < 0)
-		return NULL;
-	return dir;
+	}
+	return strbuf_detach(&dir, NULL);
 }
 
 static char *output_dir(const char *output)
@@ -116,7 +113,7 @@ int rec_read_counters(const char *dir, int cpu, struct cpu_counters *c)
 	strbuf_addf(&path, "%s/per_cpu/cpu%d/stats", dir, cpu);
 	/* Every key then starts a line, "overrun" included (not "commit overrun"). */
 	strbuf_addch(&sb, '\n');
-	ret = meta_read_file(strbuf_str(&path), &sb);
+	ret = strbuf_read_file(&sb, strbuf_str(&path));
 	t = strbuf_str(&sb);
 	parse_counter(t, "\nentries: ", &c->entries);
 	parse_counter(t, "\noverrun: ", &c->overrun);

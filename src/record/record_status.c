@@ -109,7 +109,7 @@ static uint32_t buffer_kb(const char *dir)
 	uint32_t kb = 0;
 
 	strbuf_addf(&path, "%s/buffer_size_kb", dir);
-	if (!meta_read_file(strbuf_str(&path), &sb))
+	if (!strbuf_read_file(&sb, strbuf_str(&path)))
 		kb = (uint32_t)strtoul(strbuf_str(&sb), NULL, 10);
 	strbuf_release(&path);
 	strbuf_release(&sb);

@@ -34,9 +34,9 @@ static int resolve_event(const char *spec, struct strbuf *dir)
 			if (!found++)
 				ret = strbuf_addf(dir, "events/%s/%s", systems[s], spec);
 		}
-		plan_strv_free(events);
+		strv_free(events);
 	}
-	plan_strv_free(systems);
+	strv_free(systems);
 	if (!ret && found != 1) {
 		fprintf(stderr, "ktrace show: --hist '%s': %s (give SYSTEM:EVENT)\n", spec,
 			found ? "several systems have this event" : "no such event");

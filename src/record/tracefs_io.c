@@ -18,40 +18,23 @@
 int tfs_path(struct strbuf *out, const char *instance, const char *file)
 {
 	const char *dir = tracefs_tracing_dir();
+	int ret;
 
 	if (!dir)
 		return -ENODEV;
 	strbuf_reset(out);
-	if (instance)
-		return strbuf_addf(out, "%s/instances/%s/%s", dir, instance, file);
-	return strbuf_addf(out, "%s/%s", dir, file);
+	ret = strbuf_addstr(out, dir);
+	if (!ret && instance)
+		ret = strbuf_addf(out, "/instances/%s", instance);
+	if (!ret && file)
+		ret = strbuf_addf(out, "/%s", file);
+	return ret;
 }
 
 int tfs_read(const char *path, struct strbuf *out)
 {
-	char buf[4096];
-	ssize_t n;
-	int fd, ret = 0;
-
 	strbuf_reset(out);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while ((n = read(fd, buf, sizeof(buf))) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = -errno;
-			break;
-		}
-		ret = strbuf_add(out, buf, (size_t)n);
-		if (ret)
-			break;
-	}
-	close(fd);
-	if (!ret && !out->buf)
-		ret = strbuf_addstr(out, "");
-	return ret;
+	return strbuf_read_file(out, path);
 }
 
 int tfs_inst_read(const char *instance, const char *file, struct strbuf *out)
@@ -131,10 +114,10 @@ int tfs_words(const char *path, char ***out)
 	ret = tfs_read(path, &sb);
 	for (w = ret ? NULL : strtok_r(sb.buf, " \t\n[]", &save); w && !ret;
 	     w = strtok_r(NULL, " \t\n[]", &save))
-		ret = plan_strv_push(out, w);
+		ret = strv_push(out, w);
 	strbuf_release(&sb);
 	if (ret) {
-		plan_strv_free(*out);
+		strv_free(*out);
 		*out = NULL;
 	}
 	return ret;
@@ -150,13 +133,14 @@ static bool is_dir(int dfd, const struct dirent *d)
 }
 
 /*
- * The subdirectories of events/ or events/SYSTEM/ in readdir order, as libtracefs lists them,
- * those of events/ only when they hold an enable file. The entry types come from readdir, not
- * from a stat per entry as in libtracefs: on eventfs a stat makes the kernel build the entry's
- * inode, and the catalog of every event was ~3000 of them per recording. A missing directory
- * (no events) is an empty vector.
+ * The subdirectories of the top instance's directory `rel` (events, events/SYSTEM, instances)
+ * in readdir order, as libtracefs lists them; with `need_enable` only those that hold an
+ * enable file (the systems of events/). The entry types come from readdir, not from a stat per
+ * entry as in libtracefs: on eventfs a stat makes the kernel build the entry's inode, and the
+ * catalog of every event was ~3000 of them per recording. A missing directory (no events) is
+ * an empty vector.
  */
-static int list_dirs(const char *system, char ***out)
+static int list_dirs(const char *rel, bool need_enable, char ***out)
 {
 	struct strbuf path = STRBUF_INIT;
 	struct dirent *d;
@@ -164,19 +148,17 @@ static int list_dirs(const char *system, char ***out)
 	int ret;
 
 	*out = calloc(1, sizeof(char *));
-	ret = *out ? tfs_path(&path, NULL, "events") : -ENOMEM;
-	if (!ret && system)
-		ret = strbuf_addf(&path, "/%s", system);
+	ret = *out ? tfs_path(&path, NULL, rel) : -ENOMEM;
 	if (!ret)
 		dir = opendir(path.buf);
 	while (!ret && dir && (d = readdir(dir))) {
 		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, "..") || !is_dir(dirfd(dir), d))
 			continue;
 		strbuf_reset(&path);
-		if (!system && (strbuf_addf(&path, "%s/enable", d->d_name) ||
-				faccessat(dirfd(dir), path.buf, F_OK, 0)))
+		if (need_enable && (strbuf_addf(&path, "%s/enable", d->d_name) ||
+				    faccessat(dirfd(dir), path.buf, F_OK, 0)))
 			continue;
-		ret = plan_strv_push(out, d->d_name);
+		ret = strv_push(out, d->d_name);
 	}
 	if (dir)
 		closedir(dir);
@@ -186,12 +168,25 @@ static int list_dirs(const char *system, char ***out)
 
 int tfs_systems(char ***out)
 {
-	return list_dirs(NULL, out);
+	return list_dirs("events", true, out);
 }
 
 int tfs_system_events(const char *system, char ***out)
 {
-	return list_dirs(system, out);
+	struct strbuf rel = STRBUF_INIT;
+	int ret = strbuf_addf(&rel, "events/%s", system);
+
+	if (ret)
+		*out = NULL;
+	else
+		ret = list_dirs(rel.buf, false, out);
+	strbuf_release(&rel);
+	return ret;
+}
+
+int tfs_instances(char ***out)
+{
+	return list_dirs("instances", false, out);
 }
 
 int tfs_for_each_event(void (*fn)(const char *sys, const char *event, void *arg), void *arg)
@@ -205,9 +200,9 @@ int tfs_for_each_event(void (*fn)(const char *sys, const char *event, void *arg)
 			continue;
 		for (e = 0; events[e]; e++)
 			fn(systems[s], events[e], arg);
-		plan_strv_free(events);
+		strv_free(events);
 	}
-	plan_strv_free(systems);
+	strv_free(systems);
 	return ret;
 }
 

@@ -14,6 +14,12 @@
 #include "ktrace/command.h"
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
+#include "profile.h"
+#include "report_file.h"
+#include "report_info.h"
+#include "report_opts.h"
+#include "report_print.h"
+#include "report_rows.h"
 
 /* trace-cmd exits with 255 for a file that is not a trace.dat file; scripts may test for it. */
 #define EXIT_NOT_TRACE_FILE 255

@@ -26,7 +26,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct dat_file;
 struct report_opts;
+struct strbuf;
 struct tep_handle;
 
 enum profile_bucket {
@@ -114,5 +116,13 @@ struct profile_view {
 
 void profile_print_text(const struct profile *p, const struct profile_view *v, FILE *out);
 void profile_print_json(const struct profile *p, const struct profile_view *v, FILE *out);
+
+/*
+ * Reads every event of the file and prints, per task, the time it ran, slept, was blocked,
+ * preempted and waited after a wakeup, with its longest blocking stacks when the file has
+ * them (text, or o->format json). -EINVAL with a message in err when it cannot.
+ */
+int report_profile_print(struct dat_file *df, const struct report_opts *o, FILE *out,
+			 struct strbuf *err);
 
 #endif

@@ -12,6 +12,8 @@
 
 #include "ktrace/report.h"
 #include "profile.h"
+#include "report_print.h"
+#include "report_rows.h"
 
 static const char *const bucket_name[PROFILE_NR_BUCKETS] = {
 	[PROFILE_RUN] = "running", [PROFILE_SLEEP] = "sleep", [PROFILE_BLOCK] = "blocked",
@@ -22,12 +24,12 @@ bool profile_task_shown(const struct profile_task *t, const struct report_opts *
 {
 	int i;
 
-	if (!o || (!o->nr_pids && !o->nr_comms))
+	if (!o || (!o->pids && !o->comms))
 		return true;
-	for (i = 0; i < o->nr_pids; i++)
+	for (i = 0; o->pids && o->pids[i]; i++)
 		if (atoi(o->pids[i]) == t->pid)
 			return true;
-	for (i = 0; i < o->nr_comms; i++)
+	for (i = 0; o->comms && o->comms[i]; i++)
 		if (!strcmp(o->comms[i], t->comm))
 			return true;
 	return false;

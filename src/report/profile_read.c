@@ -13,6 +13,7 @@
 
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
+#include "ktrace/sched_fields.h"
 #include "profile.h"
 
 #define MAX_FRAMES 128
@@ -20,9 +21,9 @@
 struct profile_reader {
 	struct tep_handle *tep;
 	struct profile *p;
-	struct report_sched_switch_fields sw;
+	struct sched_switch_fields sw;
 	/* sched_waking, sched_wakeup, sched_wakeup_new */
-	struct report_sched_wakeup_fields wk[3];
+	struct sched_wakeup_fields wk[3];
 	int stack_id;
 	int fork_id;
 	struct tep_format_field *child_pid, *child_comm;
@@ -61,7 +62,7 @@ static int read_switch(struct profile_reader *rd, const struct tep_record *r)
 			      comm_of(rd->sw.next_comm, r, next, sizeof(next)));
 }
 
-static int read_wakeup(struct profile_reader *rd, const struct report_sched_wakeup_fields *f,
+static int read_wakeup(struct profile_reader *rd, const struct sched_wakeup_fields *f,
 		       const struct tep_record *r, bool new_task)
 {
 	char comm[32];
@@ -133,15 +134,15 @@ static int reader_init(struct profile_reader *rd, struct tep_handle *tep, struct
 	struct tep_event *fork = tep_find_event_by_name(tep, "sched", "sched_process_fork");
 
 	rd->tep = tep;
-	report_sched_find_switch(tep, &rd->sw);
+	sched_switch_fields_find(tep, &rd->sw);
 	if (rd->sw.id < 0) {
 		strbuf_addstr(err, "--profile: the file has no usable sched_switch format "
 			      "(record with -e sched)");
 		return -EINVAL;
 	}
-	report_sched_find_wakeup(tep, "sched_waking", &rd->wk[0]);
-	report_sched_find_wakeup(tep, "sched_wakeup", &rd->wk[1]);
-	report_sched_find_wakeup(tep, "sched_wakeup_new", &rd->wk[2]);
+	sched_wakeup_fields_find(tep, "sched_waking", &rd->wk[0]);
+	sched_wakeup_fields_find(tep, "sched_wakeup", &rd->wk[1]);
+	sched_wakeup_fields_find(tep, "sched_wakeup_new", &rd->wk[2]);
 	rd->stack_id = -1;
 	rd->stack_size = stack ? tep_find_field(stack, "size") : NULL;
 	rd->stack_caller = stack ? tep_find_field(stack, "caller") : NULL;

@@ -12,6 +12,7 @@
 
 #include "ktrace/report.h"
 #include "report_cfmt.h"
+#include "report_print.h"
 
 enum {
 	SLOT_EVENT = 1,		/* `event` was looked up (it may be NULL: no such id) */

@@ -11,6 +11,7 @@
 
 #include "ktrace/options.h"
 #include "ktrace/report.h"
+#include "report_opts.h"
 
 static int add_input(struct report_opts *o, const char *file)
 {

@@ -15,6 +15,7 @@
 #include <event-parse.h>
 
 #include "ktrace/report.h"
+#include "report_rows.h"
 
 enum csv_col_kind {
 	COL_TS, COL_CPU, COL_PID, COL_COMM, COL_INSTANCE, COL_SYSTEM, COL_EVENT, COL_DROPPED,

@@ -14,6 +14,7 @@
 #include <trace-seq.h>
 
 #include "ktrace/report.h"
+#include "report_print.h"
 
 #define FGRAPH_INDENT 2
 #define MAX_INDENT 65536

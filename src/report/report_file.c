@@ -15,20 +15,19 @@
 #include "ktrace/cursor.h"
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
+#include "report_file.h"
 
 static int load_kallsyms(struct report_file *rf, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char chunk[65536];
-	ssize_t n;
 	int fd = open(rf->o->kallsyms, O_RDONLY);
 
 	if (fd < 0) {
 		strbuf_addf(err, "Can't read file %s", rf->o->kallsyms);
 		return -errno;
 	}
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		strbuf_add(&sb, chunk, (size_t)n);
+	/* the symbols only name addresses: a failed read keeps what came before it */
+	strbuf_read_fd(&sb, fd);
 	close(fd);
 	tep_parse_kallsyms(rf->tep, strbuf_str(&sb));
 	strbuf_release(&sb);

@@ -17,6 +17,8 @@
 
 #include "ktrace/report.h"
 #include "report_filter_check.h"
+#include "ktrace/strv.h"
+#include "report_opts.h"
 
 #define FLAG_HARDIRQ 0x08
 #define FLAG_SOFTIRQ 0x10
@@ -83,7 +85,7 @@ static int add_pid_filter(struct report_filter *f, const struct report_opts *o,
 	char num[24];
 	int i, ret = 0;
 
-	for (i = o->nr_comms - 1; i >= 0; i--) {
+	for (i = strv_len(o->comms) - 1; i >= 0; i--) {
 		struct tep_cmdline *cl = tep_data_pid_from_comm(f->tep, o->comms[i], NULL);
 
 		for (; cl; cl = tep_data_pid_from_comm(f->tep, o->comms[i], cl)) {
@@ -91,10 +93,10 @@ static int add_pid_filter(struct report_filter *f, const struct report_opts *o,
 			add_pid_terms(&sb, num);
 		}
 	}
-	for (i = o->nr_pids - 1; i >= 0; i--)
+	for (i = strv_len(o->pids) - 1; i >= 0; i--)
 		add_pid_terms(&sb, o->pids[i]);
 	if (sb.len)
-		ret = add_filter(f, o->nr_pids ? "--pid" : "--comm", sb.buf, false, err);
+		ret = add_filter(f, o->pids ? "--pid" : "--comm", sb.buf, false, err);
 	strbuf_release(&sb);
 	return ret;
 }

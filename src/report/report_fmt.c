@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ktrace/report.h"
+#include "report_print.h"
 
 static const char dec_pairs[] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"

@@ -19,6 +19,7 @@
 #include "ktrace/dat_format.h"
 #include "ktrace/report.h"
 #include "dump.h"
+#include "report_info.h"
 
 struct format_match {
 	regex_t system, event;

@@ -20,6 +20,7 @@
 #include <event-parse.h>
 
 #include "ktrace/report.h"
+#include "report_print.h"
 
 struct cpu_stack {
 	const char **names;	/* NULL-terminated prefix; names owned by the tep */

@@ -13,6 +13,8 @@
 #include "ktrace/dat_format.h"
 #include "ktrace/merge.h"
 #include "ktrace/report.h"
+#include "report_info.h"
+#include "report_print.h"
 
 /* Every CPUSTAT option, each ending with a newline instead of its NUL, as trace-cmd joins them. */
 static void print_cpustats(struct dat_file *df, FILE *out)

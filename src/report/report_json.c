@@ -15,6 +15,7 @@
 #include <event-parse.h>
 
 #include "ktrace/report.h"
+#include "report_rows.h"
 
 /* The length of the valid UTF-8 sequence of at most n bytes at s (2 to 4), or 0. */
 static size_t utf8_seq(const unsigned char *s, size_t n)

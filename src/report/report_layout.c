@@ -15,6 +15,8 @@
 #include <event-parse.h>
 
 #include "ktrace/report.h"
+#include "report_print.h"
+#include "report_rows.h"
 
 struct report_layouts {
 	struct tep_handle *tep;

@@ -18,6 +18,11 @@
 
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
+#include "report_file.h"
+#include "report_info.h"
+#include "report_opts.h"
+#include "report_print.h"
+#include "report_stream.h"
 
 struct multi_file {
 	struct report_file rf;
@@ -108,7 +113,7 @@ static int make_filter(struct multi *m, int i, struct strbuf *err)
 	if (i) {
 		fo.filters = m->o->more_inputs[i - 1].filters;
 		fo.nr_filters = m->o->more_inputs[i - 1].nr_filters;
-		fo.nr_pids = fo.nr_comms = 0;
+		fo.pids = fo.comms = NULL;
 	}
 	ret = report_filter_new(m->files[i].rf.tep, &fo, &m->files[i].filter, err);
 	return ret == -EINVAL || ret == -EBADMSG ? REPORT_ERR_USAGE : ret;

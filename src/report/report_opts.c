@@ -13,6 +13,8 @@
 
 #include "ktrace/options.h"
 #include "ktrace/report.h"
+#include "ktrace/strv.h"
+#include "report_opts.h"
 
 enum {
 	OPT_CPU = REPORT_OPT_CPU, OPT_PID = REPORT_OPT_PID, OPT_COMM = REPORT_OPT_COMM,
@@ -100,20 +102,6 @@ static const struct kt_command_help report_help = {
 	.options = report_options,
 };
 
-static int push_str(char ***list, int *nr, const char *s)
-{
-	char **grown = realloc(*list, (*nr + 1) * sizeof(**list));
-
-	if (!grown)
-		return -ENOMEM;
-	*list = grown;
-	grown[*nr] = strdup(s);
-	if (!grown[*nr])
-		return -ENOMEM;
-	(*nr)++;
-	return 0;
-}
-
 /* The file the per-file options given now belong to: the last -i, NULL for the first file. */
 static struct report_input *last_input(struct report_opts *o)
 {
@@ -137,14 +125,14 @@ static int push_filter(struct report_opts *o, const char *expr, bool neg)
 	return 0;
 }
 
-static int push_split(char ***list, int *nr, const char *arg)
+static int push_split(char ***list, const char *arg)
 {
 	char *copy = strdup(arg), *save = NULL, *tok;
 	int ret = copy ? 0 : -ENOMEM;
 
 	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && !ret;
 	     tok = strtok_r(NULL, ",", &save))
-		ret = push_str(list, nr, tok);
+		ret = strv_push(list, tok);
 	free(copy);
 	return ret;
 }
@@ -384,8 +372,8 @@ int report_opts_filter(struct report_opts *o, int id, const char *arg, bool *neg
 		*neg = true;
 		return 0;
 	case OPT_CPU: return cpu_option(o, arg, cmd);
-	case OPT_PID: return push_split(&o->pids, &o->nr_pids, arg);
-	case OPT_COMM: return push_split(&o->comms, &o->nr_comms, arg);
+	case OPT_PID: return push_split(&o->pids, arg);
+	case OPT_COMM: return push_split(&o->comms, arg);
 	default: return 1;
 	}
 }
@@ -398,8 +386,8 @@ static int one_option(void *priv, int c, const char *arg)
 	if (flag_option(o, c))
 		return 0;
 	switch (c) {
-	case 'r': return push_str(&o->raw_events, &o->nr_raw_events, arg);
-	case 'n': return push_str(&o->nohandler_events, &o->nr_nohandler_events, arg);
+	case 'r': return strv_push(&o->raw_events, arg);
+	case 'n': return strv_push(&o->nohandler_events, arg);
 	case 'O':
 		o->nr_plugin_options++;
 		return plugin_option(arg);
@@ -427,15 +415,6 @@ int report_opts_parse(struct report_opts *o, int argc, char **argv)
 	return report_cli_parse(&cli, argc, argv);
 }
 
-static void free_list(char **list, int nr)
-{
-	int i;
-
-	for (i = 0; i < nr; i++)
-		free(list[i]);
-	free(list);
-}
-
 void report_opts_release(struct report_opts *o)
 {
 	int i;
@@ -444,10 +423,10 @@ void report_opts_release(struct report_opts *o)
 		free(o->more_inputs[i].filters);
 	free(o->more_inputs);
 	free(o->filters);
-	free_list(o->pids, o->nr_pids);
-	free_list(o->comms, o->nr_comms);
-	free_list(o->raw_events, o->nr_raw_events);
-	free_list(o->nohandler_events, o->nr_nohandler_events);
+	strv_free(o->pids);
+	strv_free(o->comms);
+	strv_free(o->raw_events);
+	strv_free(o->nohandler_events);
 	free(o->cpu_set);
 	memset(o, 0, sizeof(*o));
 }

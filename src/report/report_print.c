@@ -18,6 +18,8 @@
 
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
+#include "report_print.h"
+#include "report_stream.h"
 
 /*
  * The task column looks the comm of every event up (a bsearch in libtraceevent), so answers
@@ -69,18 +71,17 @@ static void consume_cb(void *priv)
 }
 
 /* -r / -n: trace-cmd matches "^NAME$", case-insensitively, against event or system names. */
-static int flag_events(struct tep_handle *tep, char **names, int nr, int flag,
-		       struct strbuf *err)
+static int flag_events(struct tep_handle *tep, char **names, int flag, struct strbuf *err)
 {
 	struct tep_event **events;
 	int i, j;
 
-	if (!nr)
+	if (!names)
 		return 0;
 	events = tep_list_events(tep, TEP_EVENT_SORT_ID);
 	if (!events)
 		return -ENOMEM;
-	for (i = 0; i < nr; i++) {
+	for (i = 0; names[i]; i++) {
 		struct strbuf pat = STRBUF_INIT;
 		regex_t re;
 
@@ -151,11 +152,9 @@ static int printer_create(struct tep_handle *tep, struct dat_file *df,
 		if (ret)
 			goto fail;
 	}
-	ret = flag_events(p->tep, o->nohandler_events, o->nr_nohandler_events,
-			  TEP_EVENT_FL_NOHANDLE, err);
+	ret = flag_events(p->tep, o->nohandler_events, TEP_EVENT_FL_NOHANDLE, err);
 	if (!ret)
-		ret = flag_events(p->tep, o->raw_events, o->nr_raw_events, TEP_EVENT_FL_PRINTRAW,
-				  err);
+		ret = flag_events(p->tep, o->raw_events, TEP_EVENT_FL_PRINTRAW, err);
 	if (ret)
 		goto fail;
 	*out = p;

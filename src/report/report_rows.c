@@ -13,6 +13,7 @@
 
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
+#include "report_rows.h"
 
 struct report_rows {
 	struct tep_handle *tep;

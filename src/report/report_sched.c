@@ -17,51 +17,16 @@
 #include <event-parse.h>
 
 #include "ktrace/report.h"
+#include "ktrace/sched_fields.h"
+#include "report_print.h"
 
 struct report_sched {
 	struct tep_handle *tep;
 	bool native;		/* the file's byte order is the host's */
 	int last_registered;	/* pid whose comm was registered last: skip the repeat */
-	struct report_sched_switch_fields sw;
-	struct report_sched_wakeup_fields wk[2];	/* sched_wakeup, sched_wakeup_new */
+	struct sched_switch_fields sw;
+	struct sched_wakeup_fields wk[2];	/* sched_wakeup, sched_wakeup_new */
 };
-
-void report_sched_find_switch(struct tep_handle *tep, struct report_sched_switch_fields *f)
-{
-	struct tep_event *e = tep_find_event_by_name(tep, "sched", "sched_switch");
-
-	f->id = -1;
-	if (!e)
-		return;
-	f->prev_comm = tep_find_any_field(e, "prev_comm");
-	f->prev_pid = tep_find_field(e, "prev_pid");
-	f->prev_prio = tep_find_field(e, "prev_prio");
-	f->prev_state = tep_find_field(e, "prev_state");
-	f->next_comm = tep_find_any_field(e, "next_comm");
-	f->next_pid = tep_find_field(e, "next_pid");
-	f->next_prio = tep_find_field(e, "next_prio");
-	if (f->prev_comm && f->prev_pid && f->prev_prio && f->prev_state && f->next_comm &&
-	    f->next_pid && f->next_prio)
-		f->id = e->id;
-}
-
-void report_sched_find_wakeup(struct tep_handle *tep, const char *name,
-			      struct report_sched_wakeup_fields *f)
-{
-	struct tep_event *e = tep_find_event_by_name(tep, "sched", name);
-
-	f->id = -1;
-	if (!e)
-		return;
-	f->comm = tep_find_any_field(e, "comm");
-	f->pid = tep_find_field(e, "pid");
-	f->prio = tep_find_field(e, "prio");
-	/* success is gone since Linux 4.19 and target_cpu may be missing: both optional */
-	f->success = tep_find_field(e, "success");
-	f->target_cpu = tep_find_field(e, "target_cpu");
-	if (f->comm && f->pid && f->prio)
-		f->id = e->id;
-}
 
 int report_sched_new(struct tep_handle *tep, struct report_sched **out)
 {
@@ -72,9 +37,9 @@ int report_sched_new(struct tep_handle *tep, struct report_sched **out)
 	rs->tep = tep;
 	rs->native = tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
 	rs->last_registered = -1;
-	report_sched_find_switch(tep, &rs->sw);
-	report_sched_find_wakeup(tep, "sched_wakeup", &rs->wk[0]);
-	report_sched_find_wakeup(tep, "sched_wakeup_new", &rs->wk[1]);
+	sched_switch_fields_find(tep, &rs->sw);
+	sched_wakeup_fields_find(tep, "sched_wakeup", &rs->wk[0]);
+	sched_wakeup_fields_find(tep, "sched_wakeup_new", &rs->wk[1]);
 	*out = rs;
 	return 0;
 }
@@ -155,7 +120,7 @@ static void put_state(struct strbuf *sb, int state)
 
 static void print_switch(struct report_sched *rs, struct strbuf *sb, struct tep_record *r)
 {
-	struct report_sched_switch_fields *f = &rs->sw;
+	struct sched_switch_fields *f = &rs->sw;
 	unsigned long long pid = val(rs, f->prev_pid, r);
 
 	put_comm(rs, sb, f->prev_comm, r, (int)pid);
@@ -173,7 +138,7 @@ static void print_switch(struct report_sched *rs, struct strbuf *sb, struct tep_
 	sb->buf[sb->len++] = ']';
 }
 
-static void print_wakeup(struct report_sched *rs, struct report_sched_wakeup_fields *f,
+static void print_wakeup(struct report_sched *rs, struct sched_wakeup_fields *f,
 			 struct strbuf *sb, struct tep_record *r)
 {
 	unsigned long long pid = val(rs, f->pid, r), cpu;

@@ -15,6 +15,7 @@
 #include "ktrace/dat_format.h"
 #include "ktrace/merge.h"
 #include "ktrace/report.h"
+#include "report_stream.h"
 
 struct buffer_cursor {
 	struct merge *merge;

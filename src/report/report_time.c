@@ -6,6 +6,7 @@
  */
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
+#include "report_print.h"
 
 int report_time_format(char *buf, unsigned long long ts, enum report_time_unit unit, bool colon)
 {

@@ -11,11 +11,12 @@
 
 #include <event-parse.h>
 
+#include "ktrace/pid_table.h"
 #include "ktrace/report.h"
+#include "report_print.h"
 
 struct wake_slot {
-	unsigned int pid;
-	bool used;
+	struct pid_slot slot;
 	unsigned long long start;
 };
 
@@ -31,8 +32,7 @@ struct report_wakeup {
 	struct tep_format_field *wakeup_pid, *wakeup_success;
 	struct tep_format_field *new_pid, *new_success;
 	struct tep_format_field *next_pid, *next_prio;
-	struct wake_slot *slots;	/* open addressing, linear probing */
-	size_t nr_slots, nr_used;
+	struct pid_table woken;		/* struct wake_slot: woken, not yet switched in */
 	struct lat_stats all, rt;
 };
 
@@ -44,69 +44,13 @@ static unsigned long long field(struct tep_format_field *f, struct tep_record *r
 	return v;
 }
 
-static size_t slot_of(const struct report_wakeup *w, unsigned int pid)
-{
-	size_t i = (pid * 2654435761u) & (w->nr_slots - 1);
-
-	while (w->slots[i].used && w->slots[i].pid != pid)
-		i = (i + 1) & (w->nr_slots - 1);
-	return i;
-}
-
-static int grow(struct report_wakeup *w)
-{
-	struct wake_slot *old = w->slots;
-	size_t n = w->nr_slots, i;
-
-	w->nr_slots = n ? n * 2 : 1024;
-	w->slots = calloc(w->nr_slots, sizeof(*w->slots));
-	if (!w->slots) {
-		w->slots = old;
-		w->nr_slots = n;
-		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++)
-		if (old[i].used)
-			w->slots[slot_of(w, old[i].pid)] = old[i];
-	free(old);
-	return 0;
-}
-
-/* Removes slot i, moving later entries of its probe chain back so that lookups still work. */
-static void drop_slot(struct report_wakeup *w, size_t i)
-{
-	size_t mask = w->nr_slots - 1, j = i, home;
-
-	w->slots[i].used = false;
-	w->nr_used--;
-	for (;;) {
-		j = (j + 1) & mask;
-		if (!w->slots[j].used)
-			return;
-		home = (w->slots[j].pid * 2654435761u) & mask;
-		/* j's entry may move to i when i lies between its home and j (cyclically) */
-		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
-			w->slots[i] = w->slots[j];
-			w->slots[j].used = false;
-			i = j;
-		}
-	}
-}
-
 static void note_wakeup(struct report_wakeup *w, unsigned int pid, unsigned long long ts)
 {
-	size_t i;
+	struct wake_slot *s = pid_table_get(&w->woken, (int)pid);
 
-	if ((w->nr_used + 1) * 2 > w->nr_slots && grow(w))
-		return;
-	i = slot_of(w, pid);
-	if (!w->slots[i].used) {
-		w->slots[i].used = true;
-		w->slots[i].pid = pid;
-		w->nr_used++;
-	}
 	/* a second wakeup before the switch restarts the clock */
-	w->slots[i].start = ts;
+	if (s)
+		s->start = ts;
 }
 
 static void add_latency(struct lat_stats *st, unsigned long long lat, unsigned long long ts)
@@ -126,20 +70,17 @@ static void add_latency(struct lat_stats *st, unsigned long long lat, unsigned l
 static void note_switch(struct report_wakeup *w, unsigned int pid, bool rt,
 			unsigned long long ts, FILE *out)
 {
+	struct wake_slot *s = pid_table_find(&w->woken, (int)pid);
 	unsigned long long lat;
-	size_t i;
 
-	if (!w->nr_slots)
+	if (!s)
 		return;
-	i = slot_of(w, pid);
-	if (!w->slots[i].used)
-		return;
-	lat = ts - w->slots[i].start;
+	lat = ts - s->start;
 	add_latency(&w->all, lat, ts);
 	if (rt)
 		add_latency(&w->rt, lat, ts);
 	fprintf(out, " Latency: %llu.%03llu usecs", lat / 1000, lat % 1000);
-	drop_slot(w, i);
+	pid_table_remove(&w->woken, s);
 }
 
 int report_wakeup_new(struct tep_handle *tep, struct report_wakeup **out)
@@ -168,6 +109,7 @@ int report_wakeup_new(struct tep_handle *tep, struct report_wakeup **out)
 	w->new_pid = wn ? tep_find_field(wn, "pid") : NULL;
 	w->new_success = wn ? tep_find_field(wn, "success") : NULL;
 	w->all.min = w->rt.min = ~0ULL;
+	pid_table_init(&w->woken, sizeof(struct wake_slot), 1024);
 	*out = w;
 	return 0;
 }
@@ -234,6 +176,6 @@ void report_wakeup_free(struct report_wakeup *w)
 {
 	if (!w)
 		return;
-	free(w->slots);
+	pid_table_release(&w->woken);
 	free(w);
 }

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "ktrace/options.h"
+#include "ktrace/strv.h"
 
 enum { OPT_LEVEL = 256, OPT_QUIET, OPT_LOUD, OPT_OLD };
 
@@ -132,7 +133,7 @@ static void test_typed_targets(void **state)
 	assert_string_equal(a.names[1], "two");
 	assert_null(a.names[2]);
 	assert_int_equal(a.bits, 7);
-	kt_strv_free(a.names);
+	strv_free(a.names);
 }
 
 static void test_callbacks_in_order(void **state)

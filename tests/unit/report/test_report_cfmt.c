@@ -21,6 +21,7 @@
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
 #include "../dat/corpus_util.h"
+#include "report_print.h"
 
 static const char *corpus_dir;
 

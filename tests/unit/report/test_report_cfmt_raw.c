@@ -32,6 +32,7 @@
 #include "ktrace/report.h"
 #include "../sched_formats.h"
 #include "../dat/corpus_util.h"
+#include "report_print.h"
 
 static const char *corpus_dir;
 static const char *events_dir;

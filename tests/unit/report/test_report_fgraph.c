@@ -15,6 +15,7 @@
 #include <trace-seq.h>
 
 #include "ktrace/report.h"
+#include "report_print.h"
 
 #define COMMON_FIELDS \
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \

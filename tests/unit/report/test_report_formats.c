@@ -16,6 +16,7 @@
 
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
+#include "report_info.h"
 
 static const char *corpus;
 

@@ -16,6 +16,7 @@
 #include <trace-seq.h>
 
 #include "ktrace/report.h"
+#include "report_print.h"
 
 static const char function_fmt[] =
 	"name: function\nID: 1\nformat:\n"

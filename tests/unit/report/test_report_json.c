@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "ktrace/report.h"
+#include "report_rows.h"
 
 static void json_is(const char *in, size_t len, const char *want)
 {

@@ -11,6 +11,8 @@
 
 #include "ktrace/options.h"
 #include "ktrace/report.h"
+#include "ktrace/strv.h"
+#include "report_opts.h"
 
 #define PARSE(o, ...) parse(o, (char *[]){ "report", __VA_ARGS__, NULL })
 
@@ -74,9 +76,9 @@ static void test_lists(void **state)
 			       "--first-event"), 0);
 	assert_int_equal(o.nr_cpu_set, 4);
 	assert_true(o.cpu_set[1] && o.cpu_set[3] && !o.cpu_set[2]);
-	assert_int_equal(o.nr_pids, 2);
+	assert_int_equal(strv_len(o.pids), 2);
 	assert_string_equal(o.pids[1], "20");
-	assert_int_equal(o.nr_comms, 1);
+	assert_int_equal(strv_len(o.comms), 1);
 	assert_true(o.show_cpus && o.show_first);
 	report_opts_release(&o);
 }

@@ -213,8 +213,7 @@ static void test_by_comm(void **state)
 
 	/* --pid chooses tasks before they are merged */
 	memset(&p, 0, sizeof(p));
-	o.pids = (char *[]){ "10", "12" };
-	o.nr_pids = 2;
+	o.pids = (char *[]){ "10", "12", NULL };
 	by_comm_sequence(&p);
 	assert_int_equal(profile_by_comm(&p, &o), 0);
 	assert_int_equal(p.nr_tasks, 2);
@@ -244,8 +243,7 @@ static void test_corpus(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s/sched.dat", corpus);
 	o.input = path;
-	o.pids = (char *[]){ "121" };
-	o.nr_pids = 1;
+	o.pids = (char *[]){ "121", NULL };
 	assert_int_equal(dat_file_open(path, &df, &err), 0);
 	out = open_memstream(&text, &len);
 	assert_non_null(out);

@@ -17,6 +17,7 @@
 
 #include "ktrace/report.h"
 #include "../sched_formats.h"
+#include "report_print.h"
 
 static const char switch_fmt[] = SCHED_SWITCH_FMT;
 static const char wakeup_fmt[] = SCHED_WAKE_FMT("sched_wakeup", "321");

@@ -10,6 +10,8 @@
 #include <errno.h>
 
 #include "ktrace/report.h"
+#include "report_opts.h"
+#include "report_print.h"
 
 static void check(unsigned long long ts, enum report_time_unit unit, bool colon, const char *want)
 {
