@@ -175,10 +175,26 @@ static int start_cpu(struct rec_session *s, struct rec_buffer *b, struct rec_cpu
 	return ret;
 }
 
+/* The summary's loss advice needs it, and by then undo has put the old size back. */
+static uint32_t read_buffer_kb(const char *dir)
+{
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+	uint32_t kb = 0;
+
+	strbuf_addf(&path, "%s/buffer_size_kb", dir);
+	if (!strbuf_read_file(&sb, strbuf_str(&path)))
+		kb = (uint32_t)strtoul(strbuf_str(&sb), NULL, 10);
+	strbuf_release(&path);
+	strbuf_release(&sb);
+	return kb;
+}
+
 int rec_session_start(struct rec_session *s, struct strbuf *err)
 {
 	int i, cpu, ret = 0;
 
+	for (i = 0; i < s->nr_bufs; i++)
+		s->bufs[i].buffer_kb = read_buffer_kb(s->bufs[i].dir);
 	for (i = 0; !ret && i < s->nr_bufs; i++)
 		for (cpu = 0; !ret && cpu < s->nr_cpus; cpu++)
 			ret = start_cpu(s, &s->bufs[i], &s->bufs[i].cpus[cpu], err);

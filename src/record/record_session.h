@@ -39,6 +39,7 @@ struct rec_buffer {
 	char *dir;		/* its tracefs directory */
 	char *clock;
 	uint32_t page_size;
+	uint32_t buffer_kb;	/* buffer_size_kb while recording (undo may change it later) */
 	struct rec_cpu *cpus;
 	/*
 	 * record -N: one socket per CPU that the recorders write raw pages to instead of temp

@@ -103,27 +103,18 @@ static double self_cpu(void)
 	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
-static uint32_t buffer_kb(const char *dir)
-{
-	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
-	uint32_t kb = 0;
-
-	strbuf_addf(&path, "%s/buffer_size_kb", dir);
-	if (!strbuf_read_file(&sb, strbuf_str(&path)))
-		kb = (uint32_t)strtoul(strbuf_str(&sb), NULL, 10);
-	strbuf_release(&path);
-	strbuf_release(&sb);
-	return kb;
-}
-
-/* A -b that would have held what this CPU produced: its whole trace, with room to spare. */
+/*
+ * Events are lost when the recorder falls behind by more than the buffer: a buffer larger by
+ * the share that was lost, and at least twice the size (the next power of two), absorbs such a
+ * lag. Sizing it to the whole trace would ask for gigabytes on a long recording.
+ */
 static void lost_advice(const struct rec_buffer *b, const struct rec_cpu *c, uint64_t events,
 			uint64_t lost, double seconds)
 {
-	uint64_t want = (c->st.raw_bytes / 1024 + 1) * (events + lost) / (events ? events : 1);
-	uint64_t kb = buffer_kb(b->dir), sugg = 1024;
+	uint64_t kb = b->buffer_kb ? b->buffer_kb : 1024, sugg = 1024;
+	uint64_t want = kb * 2 + kb * lost / (events ? events : 1);
 
-	while (sugg < want * 2 || sugg <= kb)
+	while (sugg < want)
 		sugg *= 2;
 	fprintf(stderr,
 		"ktrace record: CPU%d%s%s lost %llu events (%.0f KiB/s into a %u KiB buffer); "
