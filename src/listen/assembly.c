@@ -310,7 +310,43 @@ int64_t assembly_run(struct assembly *a, struct strbuf *err)
 	return size;
 }
 
-int assembly_publish(struct assembly *a, const char *final_name)
+#define ASSEMBLY_MAX_SUFFIX 1000
+
+/* rename() without replacing; link + unlink where the file system lacks RENAME_NOREPLACE. */
+static int rename_noreplace(int dir, const char *from, const char *to)
+{
+	if (!renameat2(dir, from, dir, to, RENAME_NOREPLACE))
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -errno;
+	if (linkat(dir, from, dir, to, 0))
+		return -errno;
+	return unlinkat(dir, from, 0) ? -errno : 0;
+}
+
+/* "X.dat", else "X.2.dat", "X.3.dat"...; `name` ends as the one taken. */
+static int rename_to_free_name(int dir, const char *from, struct strbuf *name)
+{
+	struct strbuf want = STRBUF_INIT;
+	size_t stem;
+	int i, ret = -EEXIST;
+
+	if (strbuf_addstr(&want, strbuf_str(name)))
+		return -ENOMEM;
+	stem = want.len > 4 && !strcmp(want.buf + want.len - 4, ".dat") ? want.len - 4 : want.len;
+	for (i = 1; ret == -EEXIST && i <= ASSEMBLY_MAX_SUFFIX; i++) {
+		strbuf_reset(name);
+		strbuf_add(name, want.buf, stem);
+		if (i > 1)
+			strbuf_addf(name, ".%d", i);
+		strbuf_addstr(name, want.buf + stem);
+		ret = rename_noreplace(dir, from, strbuf_str(name));
+	}
+	strbuf_release(&want);
+	return ret;
+}
+
+int assembly_publish(struct assembly *a, struct strbuf *name)
 {
 	struct strbuf sb = STRBUF_INIT;
 	uint32_t i;
@@ -324,8 +360,7 @@ int assembly_publish(struct assembly *a, const char *final_name)
 		strbuf_addstr(&sb, ".z");
 		unlinkat(a->dir, strbuf_str(&sb), 0);
 	}
-	if (renameat(a->dir, a->part, a->dir, final_name))
-		ret = -errno;
+	ret = rename_to_free_name(a->dir, a->part, name);
 	if (!ret)
 		assembly_discard(a);
 	strbuf_release(&sb);

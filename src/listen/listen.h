@@ -101,8 +101,12 @@ int assembly_resume_open(struct assembly *a, int dir, const char *part, int out,
 			 struct strbuf *err);
 /* Appends (the rest of) the CPU data and flushes the output; its size or negative errno. */
 int64_t assembly_run(struct assembly *a, struct strbuf *err);
-/* Removes the CPU files, renames the output to final_name, removes the journal. */
-int assembly_publish(struct assembly *a, const char *final_name);
+/*
+ * Removes the CPU files, renames the output to the name in `name`, removes the journal. An
+ * earlier file of that name (a client port the kernel gave out again) is never replaced:
+ * "X.dat" is then "X.2.dat", "X.3.dat"..., and `name` says which.
+ */
+int assembly_publish(struct assembly *a, struct strbuf *name);
 /* Removes the journal: the session's files are being dropped. */
 void assembly_discard(struct assembly *a);
 void assembly_release(struct assembly *a);

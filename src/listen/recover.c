@@ -362,7 +362,7 @@ static int resume_assembly(int dir, const char *part, int fd, struct listen_log 
 		ret = size < 0 ? (int)size : 0;
 	}
 	sibling(&name, part, 1, a.note ? ".partial.dat" : ".dat");
-	if (!ret && (ret = assembly_publish(&a, strbuf_str(&name))))
+	if (!ret && (ret = assembly_publish(&a, &name)))
 		strbuf_addf(&err, "naming it: %s", strerror(-ret));
 	if (ret)
 		say(log, "could not complete %s, which a listener was assembling when it stopped: "

@@ -602,17 +602,21 @@ static int assemble(struct session *s, struct assembly *a, struct strbuf *err, i
 static int publish(struct session *s, struct assembly *a)
 {
 	struct strbuf sb = STRBUF_INIT;
+	int ret;
 
+	/* "BASE.HOST:PORT.partial.dat": never mistaken for a complete recording. */
 	if (s->partial) {
-		/* "BASE.HOST:PORT.partial.dat": never mistaken for a complete recording. */
 		strbuf_add(&sb, s->final_name, strlen(s->final_name) - 4);
 		strbuf_addstr(&sb, ".partial.dat");
-		free(s->final_name);
-		s->final_name = strbuf_detach(&sb, NULL);
-		if (!s->final_name)
-			return -ENOMEM;
+	} else {
+		strbuf_addstr(&sb, s->final_name);
 	}
-	return assembly_publish(a, s->final_name);
+	ret = assembly_publish(a, &sb);
+	free(s->final_name);
+	s->final_name = strbuf_detach(&sb, NULL);
+	if (!ret && !s->final_name)
+		ret = -ENOMEM;
+	return ret;
 }
 
 static void finish(struct session *s)

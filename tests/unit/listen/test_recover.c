@@ -255,7 +255,7 @@ static void drop_session(struct assembly *a)
 static void assemble(struct assembly *a, long stop_at)
 {
 	struct listen_log log = { NULL };
-	struct strbuf err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, name = STRBUF_INIT;
 
 	a->log = &log;
 	a->stop_at = stop_at;
@@ -263,7 +263,9 @@ static void assemble(struct assembly *a, long stop_at)
 	assert_int_equal(assembly_begin(a), 0);
 	if (assembly_run(a, &err) < 0)
 		fail_msg("%s", strbuf_str(&err));
-	assert_int_equal(assembly_publish(a, a->note ? "a.h:1.partial.dat" : "a.h:1.dat"), 0);
+	strbuf_addstr(&name, a->note ? "a.h:1.partial.dat" : "a.h:1.dat");
+	assert_int_equal(assembly_publish(a, &name), 0);
+	strbuf_release(&name);
 	strbuf_release(&err);
 }
 
@@ -431,9 +433,49 @@ static void test_stale_journal(void **state)
 	server_ctx_release_codecs(&srv);
 }
 
+/*
+ * A client port the kernel hands out again gives a session the name of an earlier one: the
+ * earlier file stays as it was, and the new one is "a.h:1.2.dat", then "a.h:1.3.dat".
+ */
+static void test_publish_never_replaces(void **state)
+{
+	static const struct dat_writer_config cfg = { .version = 6, .page_size = PS };
+	char dir[] = "/tmp/ktrace-assembly-XXXXXX";
+	struct server_ctx srv = { .dir_fd = open(mkdtemp(dir), O_RDONLY | O_DIRECTORY) };
+	struct assembly a;
+	size_t len;
+	char *old;
+	int fd, round;
+
+	(void)state;
+	fd = openat(srv.dir_fd, "a.h:1.dat", O_CREAT | O_WRONLY, 0644);
+	assert_int_equal(write(fd, "earlier", 7), 7);
+	close(fd);
+	for (round = 2; round <= 3; round++) {
+		char want[32];
+
+		make_session(&srv, &cfg, NULL, &a);
+		assemble(&a, -1);
+		drop_session(&a);
+		snprintf(want, sizeof(want), "a.h:1.%d.dat", round);
+		assert_int_equal(faccessat(srv.dir_fd, want, F_OK, 0), 0);
+	}
+	old = slurp(srv.dir_fd, "a.h:1.dat", &len);
+	assert_int_equal(len, 7);
+	assert_memory_equal(old, "earlier", 7);
+	free(old);
+	unlinkat(srv.dir_fd, "a.h:1.dat", 0);
+	unlinkat(srv.dir_fd, "a.h:1.2.dat", 0);
+	unlinkat(srv.dir_fd, "a.h:1.3.dat", 0);
+	close(srv.dir_fd);
+	assert_int_equal(rmdir(dir), 0);
+	server_ctx_release_codecs(&srv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_publish_never_replaces),
 		cmocka_unit_test(test_listener_recovery),
 		cmocka_unit_test(test_assembly_killed_anywhere),
 		cmocka_unit_test(test_stale_journal),
