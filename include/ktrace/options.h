@@ -61,7 +61,8 @@ struct kt_option {
  * to compile when MEMBER has another type than the row's.
  */
 #define KT_OPT_TARGET_(CTX, MEMBER, T) \
-	(offsetof(CTX, MEMBER) + 0 * sizeof(&((CTX *)0)->MEMBER - (T *)0))
+	(offsetof(CTX, MEMBER) + 0 * sizeof(char[__builtin_types_compatible_p( \
+		__typeof__(((CTX *)0)->MEMBER), T) ? 1 : -1]))
 #define KT_BOOL(ID, LONG, CTX, MEMBER, HELP) \
 	{ .id = (ID), .long_name = (LONG), .arg = KT_ARG_NONE, .help = (HELP), \
 	  .type = KT_OPT_BOOL, .offset = KT_OPT_TARGET_(CTX, MEMBER, bool) }
