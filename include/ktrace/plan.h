@@ -136,7 +136,7 @@ int plan_latency_instance(const struct plan *plan);
  */
 int plan_check_latency(const struct plan *plan);
 
-struct tracefs_undo;
+struct tfs_undo;
 
 /*
  * Saves what the plan will touch, then applies it. command_pid (the held command under -F, 0
@@ -144,39 +144,21 @@ struct tracefs_undo;
  * used, both written before current_tracer. On failure everything already changed is restored
  * and one message names the tracefs file and the cause.
  */
-int plan_apply(const struct plan *plan, pid_t command_pid, struct tracefs_undo **undo);
+int plan_apply(const struct plan *plan, pid_t command_pid, struct tfs_undo **undo);
 /* Adds pids whose events are dropped (set_event_notrace_pid), e.g. ktrace's own recorders. */
-int plan_set_event_notrace_pids(const struct plan *plan, struct tracefs_undo *undo,
+int plan_set_event_notrace_pids(const struct plan *plan, struct tfs_undo *undo,
 				const pid_t *pids, int nr_pids);
 /*
  * Adds pids the function tracer skips (set_ftrace_notrace_pid), only in the instances that ask
  * for a function tracer (the file may refuse writes otherwise); 0 when none does.
  */
-int plan_set_ftrace_notrace_pids(const struct plan *plan, struct tracefs_undo *undo,
+int plan_set_ftrace_notrace_pids(const struct plan *plan, struct tfs_undo *undo,
 				 const pid_t *pids, int nr_pids);
 /*
  * plan_apply leaves tracing_on at 0 in every instance of the plan (after clearing their
  * buffers); this writes tracing_on for all of them (the old value is restored on undo).
  */
-int plan_tracing_on(const struct plan *plan, struct tracefs_undo *undo, bool on);
+int plan_tracing_on(const struct plan *plan, struct tfs_undo *undo, bool on);
 /* Saves, then zeroes tracing_max_latency in the instance of a latency tracer (as trace-cmd). */
-int plan_reset_max_latency(const struct plan *plan, struct tracefs_undo *undo);
-/*
- * Restores every saved setting, newest first; async-signal-safe (no allocation, only
- * open/write/close/rmdir/unlink on paths prepared in advance) and idempotent.
- */
-int tracefs_undo_restore(struct tracefs_undo *undo);
-/* Forgets the saved settings without restoring them (start, record -k); removes the journal. */
-void tracefs_undo_keep(struct tracefs_undo *undo);
-void tracefs_undo_free(struct tracefs_undo *undo);
-
-/*
- * While a plan is applied, its undo entries are also journaled in KT_UNDO_JOURNAL_DIR/undo-PID
- * so that `ktrace reset --restore` can undo the changes of a ktrace that was killed.
- * Replays (apply) the journals of dead processes, or (!apply) only removes the instances they
- * had created; the journals are deleted. Returns how many there were, or negative errno.
- */
-#define KT_UNDO_JOURNAL_DIR "/run/ktrace"
-int tracefs_undo_replay_stale(FILE *log, bool apply);
-
+int plan_reset_max_latency(const struct plan *plan, struct tfs_undo *undo);
 #endif

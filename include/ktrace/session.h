@@ -31,7 +31,7 @@
 #include "ktrace/strbuf.h"
 
 struct plan;
-struct tracefs_undo;
+struct tfs_undo;
 
 /* Why trace_session_wait returned. */
 enum session_end {
@@ -53,7 +53,7 @@ struct trace_session_child {
 struct trace_session {
 	const struct plan *plan;
 	const char *cmd;		/* "record", "stream", ...: names the command in messages */
-	struct tracefs_undo *undo;	/* what the plan changed, NULL before apply */
+	struct tfs_undo *undo;	/* what the plan changed, NULL before apply */
 	struct trace_session_child child;
 	int sig_fd;			/* the blocked signals, -1 before begin */
 	sigset_t old_mask;

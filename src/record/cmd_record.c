@@ -21,7 +21,7 @@
 #include "ktrace/plan.h"
 #include "ktrace/plan_options.h"
 #include "ktrace/session.h"
-#include "plan_internal.h"
+#include "ktrace/tfs.h"
 #include "record_date.h"
 #include "record_net.h"
 #include "record_session.h"

@@ -15,7 +15,8 @@
 #include <unistd.h>
 
 #include "metadata.h"
-#include "plan_internal.h"
+#include "ktrace/plan.h"
+#include "ktrace/tfs.h"
 #include "record_date.h"
 
 #define TRIES		10

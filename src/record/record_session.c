@@ -10,7 +10,8 @@
 
 #include "ktrace/dat_format.h"
 #include "ktrace/dat_writer.h"
-#include "plan_internal.h"
+#include "ktrace/plan.h"
+#include "ktrace/tfs.h"
 #include "record_latency.h"
 #include "record_session.h"
 

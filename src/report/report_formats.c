@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "ktrace/dat.h"
+#include "ktrace/dat_bytes.h"
 #include "ktrace/dat_format.h"
 #include "ktrace/report.h"
-#include "dump.h"
 #include "report_info.h"
 
 struct format_match {
@@ -80,17 +80,17 @@ static enum pick pick_system(const struct format_match *m, const char *system)
 }
 
 /* One count-prefixed list of sized formats; header (or NULL) before the first one printed. */
-static int print_list(struct dump_buf *b, const struct format_match *m, enum pick pick,
+static int print_list(struct dat_bytes *b, const struct format_match *m, enum pick pick,
 		      const char *header, FILE *out)
 {
 	uint64_t count, size, i;
 	const uint8_t *p;
 	bool printed = false;
 
-	if (dump_buf_num(b, 4, &count))
+	if (dat_bytes_num(b, 4, &count))
 		return -EBADMSG;
 	for (i = 0; i < count; i++) {
-		if (dump_buf_num(b, 8, &size) || dump_buf_bytes(b, size, &p))
+		if (dat_bytes_num(b, 8, &size) || dat_bytes_run(b, size, &p))
 			return -EBADMSG;
 		if (pick == PICK_NONE ||
 		    (pick == PICK_BY_NAME && !name_matches(&m->event, p, size)))
@@ -103,7 +103,7 @@ static int print_list(struct dump_buf *b, const struct format_match *m, enum pic
 	return 0;
 }
 
-static int print_block(struct dump_buf *b, int id, const struct format_match *m, FILE *out)
+static int print_block(struct dat_bytes *b, int id, const struct format_match *m, FILE *out)
 {
 	uint64_t systems, i;
 	const char *system;
@@ -111,10 +111,10 @@ static int print_block(struct dump_buf *b, int id, const struct format_match *m,
 
 	if (id == DAT_OPT_FTRACE_EVENTS)
 		return print_list(b, m, pick_system(m, "ftrace"), NULL, out);
-	if (dump_buf_num(b, 4, &systems))
+	if (dat_bytes_num(b, 4, &systems))
 		return -EBADMSG;
 	for (i = 0; i < systems && !ret; i++) {
-		if (dump_buf_str(b, &system))
+		if (dat_bytes_str(b, &system))
 			return -EBADMSG;
 		ret = print_list(b, m, pick_system(m, system), system, out);
 	}
@@ -125,7 +125,7 @@ static int print_block(struct dump_buf *b, int id, const struct format_match *m,
 static int load_block(struct dat_file *df, int id, void **data, uint64_t *size,
 		      struct strbuf *err)
 {
-	struct dump_buf b = { NULL, 0, 0, dat_file_big_endian(df) };
+	struct dat_bytes b = { NULL, 0, 0, dat_file_big_endian(df) };
 	uint64_t offset;
 	uint32_t len;
 
@@ -133,7 +133,7 @@ static int load_block(struct dat_file *df, int id, void **data, uint64_t *size,
 		return dat_file_load_v6_block(df, id, data, size, err);
 	b.p = dat_file_option(df, id, 0, &len);
 	b.len = len;
-	if (!b.p || dump_buf_num(&b, 8, &offset)) {
+	if (!b.p || dat_bytes_num(&b, 8, &offset)) {
 		*data = NULL;
 		*size = 0;
 		return 0;	/* a file without such formats prints none */
@@ -145,7 +145,7 @@ int report_print_formats(struct dat_file *df, const char *regex, FILE *out, stru
 {
 	static const int ids[] = { DAT_OPT_FTRACE_EVENTS, DAT_OPT_EVENT_FORMATS };
 	struct format_match m;
-	struct dump_buf b;
+	struct dat_bytes b;
 	uint64_t size;
 	void *data;
 	size_t i;
@@ -158,7 +158,7 @@ int report_print_formats(struct dat_file *df, const char *regex, FILE *out, stru
 		ret = load_block(df, ids[i], &data, &size, err);
 		if (ret || !data)
 			continue;
-		b = (struct dump_buf){ data, size, 0, dat_file_big_endian(df) };
+		b = (struct dat_bytes){ data, size, 0, dat_file_big_endian(df) };
 		ret = print_block(&b, ids[i], &m, out);
 		if (ret == -EBADMSG)
 			strbuf_addf(err, "%s: the event formats are damaged", dat_file_path(df));

@@ -8,6 +8,7 @@
 
 #include "ktrace/plan.h"
 #include "ktrace/session.h"
+#include "ktrace/tfs.h"
 #include "session_child.h"
 #include "session_signals.h"
 
@@ -206,10 +207,10 @@ void trace_session_end(struct trace_session *s, bool keep)
 {
 	if (s->undo) {
 		if (keep)
-			tracefs_undo_keep(s->undo);
+			tfs_undo_keep(s->undo);
 		else
-			tracefs_undo_restore(s->undo);
-		tracefs_undo_free(s->undo);
+			tfs_undo_restore(s->undo);
+		tfs_undo_free(s->undo);
 		s->undo = NULL;
 	}
 	session_child_cleanup(&s->child);

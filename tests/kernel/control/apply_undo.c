@@ -15,10 +15,11 @@
 
 #include "ktrace/command.h"
 #include "ktrace/plan.h"
+#include "ktrace/tfs.h"
 
 int main(int argc, char **argv)
 {
-	struct tracefs_undo *undo = NULL;
+	struct tfs_undo *undo = NULL;
 	struct plan plan;
 	const char *shell;
 	pid_t self = getpid();
@@ -37,8 +38,8 @@ int main(int argc, char **argv)
 	if (!ret)
 		ret = plan_tracing_on(&plan, undo, true);
 	if (ret) {
-		tracefs_undo_restore(undo);
-		tracefs_undo_free(undo);
+		tfs_undo_restore(undo);
+		tfs_undo_free(undo);
 		plan_release(&plan);
 		return 1;
 	}
@@ -47,8 +48,8 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	if (system(shell) != 0)
 		fprintf(stderr, "apply_undo: '%s' failed\n", shell);
-	ret = tracefs_undo_restore(undo);
-	tracefs_undo_free(undo);
+	ret = tfs_undo_restore(undo);
+	tfs_undo_free(undo);
 	plan_release(&plan);
 	return ret ? 2 : 0;
 }

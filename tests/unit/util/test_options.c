@@ -84,7 +84,7 @@ static void read_back(FILE *f, char *buf, size_t size)
 	buf[n] = '\0';
 }
 
-static void parse_into(struct captured *c, struct args *a, bool want_first, ...)
+static void parse_into(struct captured *c, struct args *a, int want_first, ...)
 {
 	char *argv[16] = { "t" };
 	int argc = 1, saved_err = dup(2), saved_out = dup(1);

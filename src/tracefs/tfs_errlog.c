@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "plan_internal.h"
+#include "ktrace/tfs.h"
 
 /* Start of the last entry: the last line that does not begin with a space. */
 static const char *last_entry(const char *log)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef KTRACE_REPORT_DUMP_H
-#define KTRACE_REPORT_DUMP_H
+#ifndef KTRACE_DUMP_DUMP_H
+#define KTRACE_DUMP_DUMP_H
 
 /*
  * `ktrace dump`: the layout of a trace.dat file, printed line for line as trace-cmd 3.1.6
@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ktrace/dat_bytes.h"
 #include "ktrace/strbuf.h"
 
 struct dat_file;
@@ -46,17 +47,6 @@ void dump_print(const struct dump *d, unsigned int items, const char *fmt, ...)
 void dump_text(const struct dump *d, unsigned int items, const void *text, uint64_t size);
 
 /* A bounded little reader over a payload, in the file's byte order. */
-struct dump_buf {
-	const uint8_t *p;
-	uint64_t len;
-	uint64_t pos;
-	bool big_endian;
-};
-
-int dump_buf_num(struct dump_buf *b, int bytes, uint64_t *v);
-int dump_buf_str(struct dump_buf *b, const char **s);
-int dump_buf_bytes(struct dump_buf *b, uint64_t len, const uint8_t **p);
-
 /* One metadata block (DAT_OPT_HEADER_INFO..DAT_OPT_CMDLINES); 0 or -EBADMSG. */
 int dump_meta_block(struct dump *d, int id, const void *data, uint64_t size);
 /* The options, in file order; returns how many trace-cmd counts, or negative errno. */

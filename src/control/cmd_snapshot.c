@@ -14,7 +14,7 @@
 #include "ktrace/command.h"
 #include "ktrace/fdio.h"
 #include "ktrace/options.h"
-#include "plan_internal.h"
+#include "ktrace/tfs.h"
 
 struct snapshot_args {
 	const char *instance;	/* -B */

@@ -19,7 +19,7 @@
 #include "ktrace/command.h"
 #include "ktrace/fdio.h"
 #include "ktrace/options.h"
-#include "plan_internal.h"
+#include "ktrace/tfs.h"
 #include "show_hist.h"
 
 enum {

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "plan_internal.h"
+#include "ktrace/tfs.h"
 #include "show_hist.h"
 
 /* "sys:event", "sys/event", or a bare event name that one system has. */

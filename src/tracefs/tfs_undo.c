@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plan_internal.h"
+#include "ktrace/tfs.h"
 
 enum undo_kind {
 	UNDO_WRITE = 'W',	/* write value with O_TRUNC */
@@ -31,7 +31,7 @@ struct undo_entry {
 	size_t len;
 };
 
-struct tracefs_undo {
+struct tfs_undo {
 	struct undo_entry *entries;
 	int nr;
 	int alloc;
@@ -39,9 +39,9 @@ struct tracefs_undo {
 	char journal_path[64];
 };
 
-int undo_new(struct tracefs_undo **out)
+int tfs_undo_new(struct tfs_undo **out)
 {
-	struct tracefs_undo *undo = calloc(1, sizeof(*undo));
+	struct tfs_undo *undo = calloc(1, sizeof(*undo));
 
 	*out = undo;
 	if (!undo)
@@ -58,7 +58,7 @@ int undo_new(struct tracefs_undo **out)
 	return 0;
 }
 
-static void journal_append(struct tracefs_undo *undo, const struct undo_entry *e)
+static void journal_append(struct tfs_undo *undo, const struct undo_entry *e)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -76,7 +76,7 @@ static void journal_append(struct tracefs_undo *undo, const struct undo_entry *e
 	strbuf_release(&sb);
 }
 
-static int add_entry(struct tracefs_undo *undo, char kind, const char *path, const char *value,
+static int add_entry(struct tfs_undo *undo, char kind, const char *path, const char *value,
 		     size_t len)
 {
 	struct undo_entry *e;
@@ -148,7 +148,7 @@ static int restore_text(const char *path, struct strbuf *sb)
 	return 0;
 }
 
-static bool already_saved(const struct tracefs_undo *undo, const char *path)
+static bool already_saved(const struct tfs_undo *undo, const char *path)
 {
 	int i;
 
@@ -158,7 +158,7 @@ static bool already_saved(const struct tracefs_undo *undo, const char *path)
 	return false;
 }
 
-int undo_save_file(struct tracefs_undo *undo, const char *path)
+int tfs_undo_save_file(struct tfs_undo *undo, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
@@ -174,12 +174,12 @@ int undo_save_file(struct tracefs_undo *undo, const char *path)
 	return ret;
 }
 
-int undo_save_rmdir(struct tracefs_undo *undo, const char *path)
+int tfs_undo_save_rmdir(struct tfs_undo *undo, const char *path)
 {
 	return add_entry(undo, UNDO_RMDIR, path, "", 0);
 }
 
-int undo_save_append(struct tracefs_undo *undo, const char *path, const char *value)
+int tfs_undo_save_append(struct tfs_undo *undo, const char *path, const char *value)
 {
 	return add_entry(undo, UNDO_APPEND, path, value, strlen(value));
 }
@@ -197,7 +197,7 @@ static int restore_entry(const struct undo_entry *e)
 	return -EINVAL;
 }
 
-static void journal_close(struct tracefs_undo *undo)
+static void journal_close(struct tfs_undo *undo)
 {
 	if (undo->journal_fd >= 0)
 		close(undo->journal_fd);
@@ -207,7 +207,7 @@ static void journal_close(struct tracefs_undo *undo)
 	undo->journal_path[0] = '\0';
 }
 
-int tracefs_undo_restore(struct tracefs_undo *undo)
+int tfs_undo_restore(struct tfs_undo *undo)
 {
 	int i, ret, first_err = 0;
 
@@ -227,7 +227,7 @@ int tracefs_undo_restore(struct tracefs_undo *undo)
 	return first_err;
 }
 
-void tracefs_undo_keep(struct tracefs_undo *undo)
+void tfs_undo_keep(struct tfs_undo *undo)
 {
 	int i;
 
@@ -238,7 +238,7 @@ void tracefs_undo_keep(struct tracefs_undo *undo)
 	journal_close(undo);
 }
 
-static void free_entries(struct tracefs_undo *undo)
+static void free_entries(struct tfs_undo *undo)
 {
 	int i;
 
@@ -251,7 +251,7 @@ static void free_entries(struct tracefs_undo *undo)
 	undo->nr = 0;
 }
 
-void tracefs_undo_free(struct tracefs_undo *undo)
+void tfs_undo_free(struct tfs_undo *undo)
 {
 	if (!undo)
 		return;
@@ -262,7 +262,7 @@ void tracefs_undo_free(struct tracefs_undo *undo)
 	free(undo);
 }
 
-static int load_entry(struct tracefs_undo *undo, char kind, const char *path, size_t plen,
+static int load_entry(struct tfs_undo *undo, char kind, const char *path, size_t plen,
 		      const char *value, size_t vlen)
 {
 	char *p = strndup(path, plen);
@@ -276,7 +276,7 @@ static int load_entry(struct tracefs_undo *undo, char kind, const char *path, si
 }
 
 /* Parses one journal into entries of a temporary undo list (no journal of its own). */
-static int journal_load(const char *path, struct tracefs_undo *undo)
+static int journal_load(const char *path, struct tfs_undo *undo)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t pos = 0;
@@ -301,7 +301,7 @@ static int journal_load(const char *path, struct tracefs_undo *undo)
 }
 
 /* A reset to defaults still removes the instances a killed ktrace had created. */
-static void only_rmdir(struct tracefs_undo *undo)
+static void only_rmdir(struct tfs_undo *undo)
 {
 	int i;
 
@@ -311,7 +311,7 @@ static void only_rmdir(struct tracefs_undo *undo)
 
 static int replay_one(const char *dir, const char *name, FILE *log, bool apply)
 {
-	struct tracefs_undo undo = { .journal_fd = -1 };
+	struct tfs_undo undo = { .journal_fd = -1 };
 	struct strbuf path = STRBUF_INIT;
 	int pid, ret;
 
@@ -327,7 +327,7 @@ static int replay_one(const char *dir, const char *name, FILE *log, bool apply)
 		only_rmdir(&undo);
 	if (!ret) {
 		/* A setting that cannot be put back is reported; the others still are. */
-		int err = tracefs_undo_restore(&undo);
+		int err = tfs_undo_restore(&undo);
 
 		if (log)
 			fprintf(log, "restored %d setting(s) left by ktrace pid %d%s\n", undo.nr, pid,
@@ -339,7 +339,7 @@ static int replay_one(const char *dir, const char *name, FILE *log, bool apply)
 	return ret ? ret : 1;
 }
 
-int tracefs_undo_replay_stale(FILE *log, bool apply)
+int tfs_undo_replay_stale(FILE *log, bool apply)
 {
 	DIR *d = opendir(KT_UNDO_JOURNAL_DIR);
 	struct dirent *de;

@@ -16,8 +16,7 @@
 
 #include "ktrace/command.h"
 #include "ktrace/options.h"
-#include "plan_internal.h"
-#include "tracefs_defaults.h"
+#include "ktrace/tfs.h"
 
 struct stat_args {
 	char **names;		/* -B */
@@ -281,7 +280,7 @@ static void print_clock_and_mask(const char *inst)
 	if (read_setting(inst, "trace_clock", &sb) && !tfs_selected(sb.buf, &sel) &&
 	    strcmp(sel.buf, "local"))
 		printf("\nClock: %s\n", sel.buf);
-	tracefs_all_cpus_mask(all, sizeof(all));
+	tfs_all_cpus_mask(all, sizeof(all));
 	if (read_setting(inst, "tracing_cpumask", &sb) && strcmp(sb.buf, all))
 		printf("\nCPU mask: %s\n", sb.buf);
 	strbuf_release(&sb);
@@ -330,7 +329,7 @@ static void print_option(struct option_walk *w, const char *name)
 
 	if (!option_state(w->inst, name, &w->sb, &state))
 		return;
-	def = tracefs_option_default(name, w->inst != NULL);
+	def = tfs_option_default(name, w->inst != NULL);
 	if (!w->all && (def < 0 || def == state))
 		return;
 	if (!w->printed)

@@ -21,7 +21,7 @@
 
 struct applier {
 	const struct plan *plan;
-	struct tracefs_undo *undo;
+	struct tfs_undo *undo;
 	const char *inst;	/* instance name, NULL for the top one */
 	const struct plan_instance *pinst;	/* its part of the plan (for_each_used) */
 	pid_t command_pid;	/* -F: the held command, in the pid filters with -P's; 0 if none */
@@ -47,7 +47,7 @@ static int save_path(struct applier *ap, const char *file)
 	int ret = tfs_path(&ap->path, ap->inst, file);
 
 	if (!ret)
-		ret = undo_save_file(ap->undo, ap->path.buf);
+		ret = tfs_undo_save_file(ap->undo, ap->path.buf);
 	if (ret && ret != -ENOMEM)
 		fprintf(stderr, "ktrace %s: cannot read %s: %s\n", ap->plan->cmd, ap->path.buf,
 			tfs_cause(ret));
@@ -201,7 +201,7 @@ static int add_trigger(struct applier *ap, const char *file, const char *trigger
 	if (!ret)
 		ret = strbuf_addf(&undo_text, "!%s", trigger);
 	if (!ret)
-		ret = undo_save_append(ap->undo, ap->path.buf, undo_text.buf);
+		ret = tfs_undo_save_append(ap->undo, ap->path.buf, undo_text.buf);
 	strbuf_release(&undo_text);
 	return ret;
 }
@@ -356,7 +356,7 @@ static int create_instance(struct applier *ap, const char *name)
 		return ret;
 	}
 	dir = tracefs_instance_get_dir(ti);
-	ret = dir ? undo_save_rmdir(ap->undo, dir) : -ENOMEM;
+	ret = dir ? tfs_undo_save_rmdir(ap->undo, dir) : -ENOMEM;
 	tracefs_put_tracing_file(dir);
 	tracefs_instance_free(ti);
 	return ret;
@@ -426,7 +426,7 @@ static int apply_all(struct applier *ap, const struct resolved_instance *res)
 	return ret;
 }
 
-int plan_apply(const struct plan *plan, pid_t command_pid, struct tracefs_undo **undo)
+int plan_apply(const struct plan *plan, pid_t command_pid, struct tfs_undo **undo)
 {
 	struct applier ap = { .plan = plan, .path = STRBUF_INIT, .command_pid = command_pid };
 	struct resolved_instance *res = NULL;
@@ -437,12 +437,12 @@ int plan_apply(const struct plan *plan, pid_t command_pid, struct tracefs_undo *
 	if (!ret)
 		ret = plan_resolve_events(plan, &res);
 	if (!ret)
-		ret = undo_new(&ap.undo);
+		ret = tfs_undo_new(&ap.undo);
 	if (!ret)
 		ret = apply_all(&ap, res);
 	if (ret && ap.undo) {
-		tracefs_undo_restore(ap.undo);
-		tracefs_undo_free(ap.undo);
+		tfs_undo_restore(ap.undo);
+		tfs_undo_free(ap.undo);
 		ap.undo = NULL;
 	}
 	if (ret == -ENOMEM)
@@ -480,7 +480,7 @@ static int write_tracing_on(struct applier *ap, const void *arg)
 }
 
 /* Runs fn on every instance the plan configures, stopping at the first error. */
-static int for_each_used(const struct plan *plan, struct tracefs_undo *undo,
+static int for_each_used(const struct plan *plan, struct tfs_undo *undo,
 			 int (*fn)(struct applier *ap, const void *arg), const void *arg)
 {
 	struct applier ap = { .plan = plan, .undo = undo, .path = STRBUF_INIT };
@@ -497,7 +497,7 @@ static int for_each_used(const struct plan *plan, struct tracefs_undo *undo,
 	return ret;
 }
 
-int plan_set_event_notrace_pids(const struct plan *plan, struct tracefs_undo *undo,
+int plan_set_event_notrace_pids(const struct plan *plan, struct tfs_undo *undo,
 				const pid_t *pids, int nr_pids)
 {
 	struct pid_list l = { "set_event_notrace_pid", pids, nr_pids };
@@ -505,7 +505,7 @@ int plan_set_event_notrace_pids(const struct plan *plan, struct tracefs_undo *un
 	return for_each_used(plan, undo, append_pids, &l);
 }
 
-int plan_set_ftrace_notrace_pids(const struct plan *plan, struct tracefs_undo *undo,
+int plan_set_ftrace_notrace_pids(const struct plan *plan, struct tfs_undo *undo,
 				const pid_t *pids, int nr_pids)
 {
 	struct pid_list l = { "set_ftrace_notrace_pid", pids, nr_pids };
@@ -513,7 +513,7 @@ int plan_set_ftrace_notrace_pids(const struct plan *plan, struct tracefs_undo *u
 	return for_each_used(plan, undo, append_function_pids, &l);
 }
 
-int plan_tracing_on(const struct plan *plan, struct tracefs_undo *undo, bool on)
+int plan_tracing_on(const struct plan *plan, struct tfs_undo *undo, bool on)
 {
 	return for_each_used(plan, undo, write_tracing_on, &on);
 }
@@ -526,7 +526,7 @@ static int write_max_latency(struct applier *ap, const void *arg)
 	return set_file(ap, "tracing_max_latency", "0");
 }
 
-int plan_reset_max_latency(const struct plan *plan, struct tracefs_undo *undo)
+int plan_reset_max_latency(const struct plan *plan, struct tfs_undo *undo)
 {
 	return for_each_used(plan, undo, write_max_latency, NULL);
 }

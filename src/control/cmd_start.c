@@ -15,7 +15,8 @@
 #include "ktrace/options.h"
 #include "ktrace/plan_options.h"
 #include "ktrace/session.h"
-#include "plan_internal.h"
+#include "ktrace/plan.h"
+#include "ktrace/tfs.h"
 
 /* Like trace-cmd: starting without anything to trace is a mistake, not a no-op. */
 static int check_something(const struct plan *plan)

@@ -13,7 +13,7 @@
 
 #include <tracefs.h>
 
-#include "plan_internal.h"
+#include "ktrace/tfs.h"
 
 int tfs_path(struct strbuf *out, const char *instance, const char *file)
 {

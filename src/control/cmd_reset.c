@@ -13,15 +13,14 @@
 
 #include "ktrace/command.h"
 #include "ktrace/options.h"
-#include "plan_internal.h"
-#include "tracefs_defaults.h"
+#include "ktrace/tfs.h"
 
 enum { OPT_RESTORE = 256 };
 
 struct reset_args {
 	char **instances;
 	bool all, top, delete, restore;
-	struct reset_ctx ctx;
+	struct tfs_reset_ctx ctx;
 };
 
 static const struct kt_option reset_options[] = {
@@ -75,7 +74,7 @@ static int reset_named(struct reset_args *a, const char *name)
 		fprintf(stderr, "ktrace reset: -B '%s': no such instance\n", name);
 		return -ENOENT;
 	}
-	tracefs_reset_instance(&a->ctx, name);
+	tfs_reset_instance(&a->ctx, name);
 	if (a->delete) {
 		tfs_path(&dir, name, "");
 		if (rmdir(dir.buf)) {
@@ -105,7 +104,7 @@ static int remove_dynamic_events(void)
 
 static int restore_journals(void)
 {
-	int n = tracefs_undo_replay_stale(stdout, true);
+	int n = tfs_undo_replay_stale(stdout, true);
 
 	if (n < 0) {
 		fprintf(stderr, "ktrace reset: cannot read %s: %s\n", KT_UNDO_JOURNAL_DIR,
@@ -136,10 +135,10 @@ int cmd_reset(int argc, char **argv)
 	}
 	/* Defaults make the journals of killed runs meaningless: replaying them later would undo
 	 * this reset. */
-	tracefs_undo_replay_stale(NULL, false);
+	tfs_undo_replay_stale(NULL, false);
 	/* Like trace-cmd: -B alone leaves the top instance alone; -a includes it. */
 	if (a.top || a.all || !a.instances) {
-		tracefs_reset_instance(&a.ctx, NULL);
+		tfs_reset_instance(&a.ctx, NULL);
 		if (remove_dynamic_events() && !err)
 			err = -1;
 	}

@@ -19,7 +19,7 @@
 #include "ktrace/compress.h"
 #include "ktrace/fdio.h"
 #include "ktrace/options.h"
-#include "plan_internal.h"
+#include "ktrace/tfs.h"
 
 enum { OPT_FULL = 256 };
 

@@ -38,54 +38,14 @@ void dump_text(const struct dump *d, unsigned int items, const void *text, uint6
 	putchar('\n');
 }
 
-int dump_buf_num(struct dump_buf *b, int bytes, uint64_t *v)
-{
-	uint64_t x = 0;
-	int i;
-
-	if (b->pos > b->len || (uint64_t)bytes > b->len - b->pos)
-		return -EBADMSG;
-	for (i = 0; i < bytes; i++) {
-		int shift = b->big_endian ? (bytes - 1 - i) * 8 : i * 8;
-
-		x |= (uint64_t)b->p[b->pos + i] << shift;
-	}
-	b->pos += bytes;
-	*v = x;
-	return 0;
-}
-
-int dump_buf_str(struct dump_buf *b, const char **s)
-{
-	const uint8_t *nul;
-
-	if (b->pos >= b->len)
-		return -EBADMSG;
-	nul = memchr(b->p + b->pos, '\0', b->len - b->pos);
-	if (!nul)
-		return -EBADMSG;
-	*s = (const char *)b->p + b->pos;
-	b->pos = (uint64_t)(nul - b->p) + 1;
-	return 0;
-}
-
-int dump_buf_bytes(struct dump_buf *b, uint64_t len, const uint8_t **p)
-{
-	if (b->pos > b->len || len > b->len - b->pos)
-		return -EBADMSG;
-	*p = b->p + b->pos;
-	b->pos += len;
-	return 0;
-}
-
 /* A size of `bytes` bytes then that much text. */
-static int sized_text(struct dump *d, struct dump_buf *b, int bytes, const char *title,
+static int sized_text(struct dump *d, struct dat_bytes *b, int bytes, const char *title,
 		      unsigned int items)
 {
 	const uint8_t *p;
 	uint64_t size;
 
-	if (dump_buf_num(b, bytes, &size) || dump_buf_bytes(b, size, &p))
+	if (dat_bytes_num(b, bytes, &size) || dat_bytes_run(b, size, &p))
 		return -EBADMSG;
 	dump_print(d, DUMP_SUMMARY | items, "\t[%s, %llu bytes]\n", title,
 		   (unsigned long long)size);
@@ -93,50 +53,50 @@ static int sized_text(struct dump *d, struct dump_buf *b, int bytes, const char 
 	return 0;
 }
 
-static int tagged_text(struct dump *d, struct dump_buf *b, const char *tag, const char *title,
+static int tagged_text(struct dump *d, struct dat_bytes *b, const char *tag, const char *title,
 		       unsigned int items)
 {
 	const uint8_t *p;
 
-	if (dump_buf_bytes(b, strlen(tag) + 1, &p) || memcmp(p, tag, strlen(tag)) != 0)
+	if (dat_bytes_run(b, strlen(tag) + 1, &p) || memcmp(p, tag, strlen(tag)) != 0)
 		return -EBADMSG;
 	return sized_text(d, b, 8, title, items);
 }
 
-static int ftrace_formats(struct dump *d, struct dump_buf *b)
+static int ftrace_formats(struct dump *d, struct dat_bytes *b)
 {
 	const uint8_t *p;
 	uint64_t count, size, i;
 
-	if (dump_buf_num(b, 4, &count))
+	if (dat_bytes_num(b, 4, &count))
 		return -EBADMSG;
 	dump_print(d, DUMP_SUMMARY | DUMP_FTRACE_FORMAT, "\t[Ftrace format, %d events]\n",
 		   (int)count);
 	for (i = 0; i < count; i++) {
-		if (dump_buf_num(b, 8, &size) || dump_buf_bytes(b, size, &p))
+		if (dat_bytes_num(b, 8, &size) || dat_bytes_run(b, size, &p))
 			return -EBADMSG;
 		dump_text(d, DUMP_FTRACE_FORMAT, p, size);
 	}
 	return 0;
 }
 
-static int event_formats(struct dump *d, struct dump_buf *b)
+static int event_formats(struct dump *d, struct dat_bytes *b)
 {
 	uint64_t systems, events, size, i, j;
 	const uint8_t *p;
 	const char *name;
 
-	if (dump_buf_num(b, 4, &systems))
+	if (dat_bytes_num(b, 4, &systems))
 		return -EBADMSG;
 	dump_print(d, DUMP_SUMMARY | DUMP_EVENT_FORMAT | DUMP_EVENT_SYSTEMS,
 		   "\t[Events format, %d systems]\n", (int)systems);
 	for (i = 0; i < systems; i++) {
-		if (dump_buf_str(b, &name) || dump_buf_num(b, 4, &events))
+		if (dat_bytes_str(b, &name) || dat_bytes_num(b, 4, &events))
 			return -EBADMSG;
 		dump_print(d, DUMP_EVENT_SYSTEMS, "\t\t%s %d [system, events]\n", name,
 			   (int)events);
 		for (j = 0; j < events; j++) {
-			if (dump_buf_num(b, 8, &size) || dump_buf_bytes(b, size, &p))
+			if (dat_bytes_num(b, 8, &size) || dat_bytes_run(b, size, &p))
 				return -EBADMSG;
 			dump_text(d, DUMP_EVENT_FORMAT, p, size);
 		}
@@ -146,7 +106,7 @@ static int event_formats(struct dump *d, struct dump_buf *b)
 
 int dump_meta_block(struct dump *d, int id, const void *data, uint64_t size)
 {
-	struct dump_buf b = { data, size, 0, false };
+	struct dat_bytes b = { data, size, 0, false };
 	int ret;
 
 	b.big_endian = dat_file_big_endian(d->df);

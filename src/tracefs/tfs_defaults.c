@@ -11,8 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "plan_internal.h"
-#include "tracefs_defaults.h"
+#include "ktrace/tfs.h"
 
 /* Boot values of trace options (kernel/trace/trace.c); instances differ in two of them. */
 static const struct {
@@ -38,7 +37,7 @@ static const struct {
 	{ "copy_trace_marker", '1', '0' }, { "trace_printk_dest", '1', '0' },
 };
 
-int tracefs_option_default(const char *name, bool instance)
+int tfs_option_default(const char *name, bool instance)
 {
 	size_t i;
 
@@ -48,7 +47,7 @@ int tracefs_option_default(const char *name, bool instance)
 	return -1;
 }
 
-static int note_err(struct reset_ctx *ctx, const char *inst, const char *file, int err)
+static int note_err(struct tfs_reset_ctx *ctx, const char *inst, const char *file, int err)
 {
 	struct strbuf path = STRBUF_INIT;
 
@@ -62,13 +61,13 @@ static int note_err(struct reset_ctx *ctx, const char *inst, const char *file, i
 	return err;
 }
 
-static int put(struct reset_ctx *ctx, const char *inst, const char *file, const char *val)
+static int put(struct tfs_reset_ctx *ctx, const char *inst, const char *file, const char *val)
 {
 	return note_err(ctx, inst, file, tfs_inst_write(inst, file, val));
 }
 
 /* Writes VAL only when the file reads something else: avoids needless (or refused) writes. */
-static void put_if_differs(struct reset_ctx *ctx, const char *inst, const char *file,
+static void put_if_differs(struct tfs_reset_ctx *ctx, const char *inst, const char *file,
 			   const char *val)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -81,7 +80,7 @@ static void put_if_differs(struct reset_ctx *ctx, const char *inst, const char *
 	strbuf_release(&sb);
 }
 
-static void reset_options(struct reset_ctx *ctx, const char *inst)
+static void reset_options(struct tfs_reset_ctx *ctx, const char *inst)
 {
 	struct strbuf file = STRBUF_INIT;
 	char val[2] = "0";
@@ -97,7 +96,7 @@ static void reset_options(struct reset_ctx *ctx, const char *inst)
 }
 
 /* Each "cmd[:args] [if filter]" line is removed with "!cmd[:args]"; some need a 2nd pass. */
-static void clear_triggers(struct reset_ctx *ctx, const char *inst, const char *file)
+static void clear_triggers(struct tfs_reset_ctx *ctx, const char *inst, const char *file)
 {
 	struct strbuf sb = STRBUF_INIT, cmd = STRBUF_INIT;
 	int pass, left = 1;
@@ -126,7 +125,7 @@ static void clear_triggers(struct reset_ctx *ctx, const char *inst, const char *
 }
 
 struct event_reset {
-	struct reset_ctx *ctx;
+	struct tfs_reset_ctx *ctx;
 	const char *inst;
 };
 
@@ -145,7 +144,7 @@ static void reset_event(const char *sys, const char *event, void *arg)
 	strbuf_release(&sb);
 }
 
-static void reset_events(struct reset_ctx *ctx, const char *inst)
+static void reset_events(struct tfs_reset_ctx *ctx, const char *inst)
 {
 	struct event_reset r = { ctx, inst };
 
@@ -154,7 +153,7 @@ static void reset_events(struct reset_ctx *ctx, const char *inst)
 }
 
 /* Function tracer files: under lockdown even reading them fails, and then nothing is set. */
-static void reset_function_files(struct reset_ctx *ctx, const char *inst)
+static void reset_function_files(struct tfs_reset_ctx *ctx, const char *inst)
 {
 	static const char *const files[] = { "set_ftrace_filter", "set_ftrace_notrace",
 					      "set_graph_function", "set_graph_notrace",
@@ -172,7 +171,7 @@ static void reset_function_files(struct reset_ctx *ctx, const char *inst)
 	strbuf_release(&sb);
 }
 
-void tracefs_all_cpus_mask(char *buf, size_t size)
+void tfs_all_cpus_mask(char *buf, size_t size)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 	int full = (int)((cpus - 1) / 32), bits = (int)((cpus - 1) % 32 + 1);
@@ -184,7 +183,7 @@ void tracefs_all_cpus_mask(char *buf, size_t size)
 }
 
 /* The kernel's default ring buffer: trace_buf_size= on the command line, else 1441792 bytes. */
-int tracefs_default_buffer_kb(void)
+int tfs_default_buffer_kb(void)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *p;
@@ -203,7 +202,7 @@ int tracefs_default_buffer_kb(void)
 	return (int)(bytes >> 10);
 }
 
-static void reset_buffer(struct reset_ctx *ctx, const char *inst)
+static void reset_buffer(struct tfs_reset_ctx *ctx, const char *inst)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *exp;
@@ -214,7 +213,7 @@ static void reset_buffer(struct reset_ctx *ctx, const char *inst)
 	if (!kb && inst)
 		return;
 	if (!kb)
-		kb = tracefs_default_buffer_kb();
+		kb = tfs_default_buffer_kb();
 	if (!tfs_inst_read(inst, "buffer_size_kb", &sb)) {
 		exp = strstr(sb.buf, "(expanded: ");
 		cur = exp ? strtol(exp + 11, NULL, 10) : strtol(sb.buf, NULL, 10);
@@ -228,7 +227,7 @@ static void reset_buffer(struct reset_ctx *ctx, const char *inst)
 	strbuf_release(&sb);
 }
 
-int tracefs_reset_instance(struct reset_ctx *ctx, const char *inst)
+int tfs_reset_instance(struct tfs_reset_ctx *ctx, const char *inst)
 {
 	char mask[128];
 
@@ -243,7 +242,7 @@ int tracefs_reset_instance(struct reset_ctx *ctx, const char *inst)
 	put(ctx, inst, "set_event_notrace_pid", "");
 	if (!inst)
 		put_if_differs(ctx, inst, "tracing_max_latency", "0");
-	tracefs_all_cpus_mask(mask, sizeof(mask));
+	tfs_all_cpus_mask(mask, sizeof(mask));
 	put_if_differs(ctx, inst, "tracing_cpumask", mask);
 	reset_function_files(ctx, inst);
 	reset_options(ctx, inst);

@@ -170,7 +170,7 @@ static int dump_one_section(struct dump *d, int id, uint64_t offset)
 
 static int dump_v7(struct dump *d)
 {
-	struct dump_buf b = { NULL, 0, 0, dat_file_big_endian(d->df) };
+	struct dat_bytes b = { NULL, 0, 0, dat_file_big_endian(d->df) };
 	uint64_t offset;
 	const void *data;
 	uint32_t size;
@@ -189,7 +189,7 @@ static int dump_v7(struct dump *d)
 		b.p = data;
 		b.len = size;
 		b.pos = 0;
-		dump_buf_num(&b, 8, &offset);
+		dat_bytes_num(&b, 8, &offset);
 		ret = dump_one_section(d, id, offset);
 		if (ret)
 			return ret;

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "plan_internal.h"
+#include "ktrace/tfs.h"
 
 static char dir[] = "/tmp/ktrace-undo-test.XXXXXX";
 
@@ -57,26 +57,26 @@ static int teardown(void **state)
 static void test_restore(void **state)
 {
 	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
-	struct tracefs_undo *undo;
+	struct tfs_undo *undo;
 
-	assert_int_equal(undo_new(&undo), 0);
+	assert_int_equal(tfs_undo_new(&undo), 0);
 	put("tracing_on", "1\n", &path);
-	assert_int_equal(undo_save_file(undo, path.buf), 0);
+	assert_int_equal(tfs_undo_save_file(undo, path.buf), 0);
 	put("tracing_on", "0", &path);
 	/* A second save of the same file keeps the first (original) value. */
-	assert_int_equal(undo_save_file(undo, path.buf), 0);
+	assert_int_equal(tfs_undo_save_file(undo, path.buf), 0);
 	put("filter", "none\n", &path);
-	assert_int_equal(undo_save_file(undo, path.buf), 0);
+	assert_int_equal(tfs_undo_save_file(undo, path.buf), 0);
 	put("filter", "x > 1", &path);
 	put("buffer_size_kb", "7 (expanded: 1408)\n", &path);
-	assert_int_equal(undo_save_file(undo, path.buf), 0);
+	assert_int_equal(tfs_undo_save_file(undo, path.buf), 0);
 	put("buffer_size_kb", "2000", &path);
 	put("trace_clock", "local [global] counter\n", &path);
-	assert_int_equal(undo_save_file(undo, path.buf), 0);
+	assert_int_equal(tfs_undo_save_file(undo, path.buf), 0);
 	put("trigger", "", &path);
-	assert_int_equal(undo_save_append(undo, path.buf, "!traceoff"), 0);
+	assert_int_equal(tfs_undo_save_append(undo, path.buf, "!traceoff"), 0);
 
-	assert_int_equal(tracefs_undo_restore(undo), 0);
+	assert_int_equal(tfs_undo_restore(undo), 0);
 	assert_string_equal(get("tracing_on", &sb), "1\n");
 	assert_string_equal(get("filter", &sb), "0");
 	assert_string_equal(get("buffer_size_kb", &sb), "1408");
@@ -85,9 +85,9 @@ static void test_restore(void **state)
 
 	/* Idempotent: a second restore writes nothing. */
 	put("tracing_on", "0", &path);
-	assert_int_equal(tracefs_undo_restore(undo), 0);
+	assert_int_equal(tfs_undo_restore(undo), 0);
 	assert_string_equal(get("tracing_on", &sb), "0");
-	tracefs_undo_free(undo);
+	tfs_undo_free(undo);
 	strbuf_release(&path);
 	strbuf_release(&sb);
 }
@@ -95,26 +95,26 @@ static void test_restore(void **state)
 static void test_keep_and_rmdir(void **state)
 {
 	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
-	struct tracefs_undo *undo;
+	struct tfs_undo *undo;
 	struct stat st;
 
-	assert_int_equal(undo_new(&undo), 0);
+	assert_int_equal(tfs_undo_new(&undo), 0);
 	put("current_tracer", "nop\n", &path);
-	assert_int_equal(undo_save_file(undo, path.buf), 0);
+	assert_int_equal(tfs_undo_save_file(undo, path.buf), 0);
 	put("current_tracer", "function", &path);
-	tracefs_undo_keep(undo);
-	assert_int_equal(tracefs_undo_restore(undo), 0);
+	tfs_undo_keep(undo);
+	assert_int_equal(tfs_undo_restore(undo), 0);
 	assert_string_equal(get("current_tracer", &sb), "function");
-	tracefs_undo_free(undo);
+	tfs_undo_free(undo);
 
-	assert_int_equal(undo_new(&undo), 0);
+	assert_int_equal(tfs_undo_new(&undo), 0);
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/inst", dir);
 	assert_int_equal(mkdir(path.buf, 0700), 0);
-	assert_int_equal(undo_save_rmdir(undo, path.buf), 0);
-	assert_int_equal(tracefs_undo_restore(undo), 0);
+	assert_int_equal(tfs_undo_save_rmdir(undo, path.buf), 0);
+	assert_int_equal(tfs_undo_restore(undo), 0);
 	assert_int_not_equal(stat(path.buf, &st), 0);
-	tracefs_undo_free(undo);
+	tfs_undo_free(undo);
 	strbuf_release(&path);
 	strbuf_release(&sb);
 }

@@ -8,9 +8,9 @@
 #include "ktrace/dat_format.h"
 #include "dump.h"
 
-static struct dump_buf payload(const struct dump *d, const void *data, uint32_t size)
+static struct dat_bytes payload(const struct dump *d, const void *data, uint32_t size)
 {
-	struct dump_buf b = { data, size, 0, dat_file_big_endian(d->df) };
+	struct dat_bytes b = { data, size, 0, dat_file_big_endian(d->df) };
 
 	return b;
 }
@@ -47,17 +47,17 @@ static void section_line(const struct dump *d, unsigned int items, uint64_t offs
 		print_section(d, items, s);
 }
 
-static int buffer_cpus(struct dump *d, struct dump_buf *b, const char *name, const char *clock)
+static int buffer_cpus(struct dump *d, struct dat_bytes *b, const char *name, const char *clock)
 {
 	uint64_t page_size, cpus, id, offset, size, total = 0, i;
 
-	if (dump_buf_num(b, 4, &page_size) || dump_buf_num(b, 4, &cpus))
+	if (dat_bytes_num(b, 4, &page_size) || dat_bytes_num(b, 4, &cpus))
 		return -EBADMSG;
 	dump_print(d, DUMP_OPTIONS | DUMP_FLYRECORD, "%d [Page size, bytes]\n", (int)page_size);
 	dump_print(d, DUMP_OPTIONS | DUMP_FLYRECORD, "%d [CPUs]:\n", (int)cpus);
 	for (i = 0; i < cpus; i++) {
-		if (dump_buf_num(b, 4, &id) || dump_buf_num(b, 8, &offset) ||
-		    dump_buf_num(b, 8, &size))
+		if (dat_bytes_num(b, 4, &id) || dat_bytes_num(b, 8, &offset) ||
+		    dat_bytes_num(b, 8, &size))
 			return -EBADMSG;
 		total += size;
 		dump_print(d, DUMP_OPTIONS | DUMP_FLYRECORD,
@@ -72,11 +72,11 @@ static int buffer_cpus(struct dump *d, struct dump_buf *b, const char *name, con
 
 static int buffer_option(struct dump *d, int id, const void *data, uint32_t size)
 {
-	struct dump_buf b = payload(d, data, size);
+	struct dat_bytes b = payload(d, data, size);
 	const char *name, *clock;
 	uint64_t offset;
 
-	if (size < 8 || dump_buf_num(&b, 8, &offset) || dump_buf_str(&b, &name))
+	if (size < 8 || dat_bytes_num(&b, 8, &offset) || dat_bytes_str(&b, &name))
 		return -EBADMSG;
 	if (dat_file_version(d->df) >= 7)
 		section_line(d, DUMP_FLYRECORD, offset);
@@ -85,7 +85,7 @@ static int buffer_option(struct dump *d, int id, const void *data, uint32_t size
 	dump_print(d, DUMP_OPTIONS | DUMP_FLYRECORD, "\"%s\" [name]\n", name);
 	if (dat_file_version(d->df) < 7)
 		return 0;
-	if (dump_buf_str(&b, &clock))
+	if (dat_bytes_str(&b, &clock))
 		return -EBADMSG;
 	dump_print(d, DUMP_OPTIONS | DUMP_FLYRECORD, "\"%s\" [clock]\n", clock);
 	if (id == DAT_OPT_BUFFER)
@@ -97,12 +97,12 @@ static int buffer_option(struct dump *d, int id, const void *data, uint32_t size
 static void number_option(struct dump *d, const char *name, const void *data, uint32_t size,
 			  bool hex)
 {
-	struct dump_buf b = payload(d, data, size);
+	struct dat_bytes b = payload(d, data, size);
 	uint64_t v = 0;
 
 	dump_print(d, DUMP_OPTIONS, "\t\t[Option %s, %d bytes]\n", name, (int)size);
 	if (size <= 8)
-		dump_buf_num(&b, (int)size, &v);
+		dat_bytes_num(&b, (int)size, &v);
 	if (hex)
 		dump_print(d, DUMP_OPTIONS, "0x%llX\n", (unsigned long long)v);
 	else
@@ -111,35 +111,35 @@ static void number_option(struct dump *d, const char *name, const void *data, ui
 
 static void tsc2nsec_option(struct dump *d, const void *data, uint32_t size)
 {
-	struct dump_buf b = payload(d, data, size);
+	struct dat_bytes b = payload(d, data, size);
 	uint64_t mult = 0, shift = 0, offset = 0;
 
 	dump_print(d, DUMP_OPTIONS, "\n\t\t[Option TSC2NSEC, %d bytes]\n", (int)size);
-	dump_buf_num(&b, 4, &mult);
-	dump_buf_num(&b, 4, &shift);
-	dump_buf_num(&b, 8, &offset);
+	dat_bytes_num(&b, 4, &mult);
+	dat_bytes_num(&b, 4, &shift);
+	dat_bytes_num(&b, 8, &offset);
 	dump_print(d, DUMP_OPTIONS, "%d %d %llu [multiplier, shift, offset]\n", (int)mult,
 		   (int)shift, (unsigned long long)offset);
 }
 
 static void guest_option(struct dump *d, const void *data, uint32_t size)
 {
-	struct dump_buf b = payload(d, data, size);
+	struct dat_bytes b = payload(d, data, size);
 	uint64_t trace_id, cpus, cpu, pid, i;
 	const char *name;
 
 	dump_print(d, DUMP_OPTIONS, "\t\t[Option GUEST, %d bytes]\n", (int)size);
-	if (dump_buf_str(&b, &name))
+	if (dat_bytes_str(&b, &name))
 		return;
 	dump_print(d, DUMP_OPTIONS, "%s [Guest name]\n", name);
-	if (dump_buf_num(&b, 8, &trace_id))
+	if (dat_bytes_num(&b, 8, &trace_id))
 		return;
 	dump_print(d, DUMP_OPTIONS, "0x%llX [trace id]\n", (unsigned long long)trace_id);
-	if (dump_buf_num(&b, 4, &cpus))
+	if (dat_bytes_num(&b, 4, &cpus))
 		return;
 	dump_print(d, DUMP_OPTIONS, "%d [Guest CPUs]\n", (int)cpus);
 	for (i = 0; i < cpus; i++) {
-		if (dump_buf_num(&b, 4, &cpu) || dump_buf_num(&b, 4, &pid))
+		if (dat_bytes_num(&b, 4, &cpu) || dat_bytes_num(&b, 4, &pid))
 			return;
 		dump_print(d, DUMP_OPTIONS, "  %d %d [guest cpu, host pid]\n", (int)cpu, (int)pid);
 	}
@@ -147,24 +147,24 @@ static void guest_option(struct dump *d, const void *data, uint32_t size)
 
 static void timeshift_option(struct dump *d, const void *data, uint32_t size)
 {
-	struct dump_buf b = payload(d, data, size);
+	struct dat_bytes b = payload(d, data, size);
 	uint64_t trace_id, flags, cpus, count, v, i, j;
 
 	dump_print(d, DUMP_OPTIONS, "\t\t[Option TimeShift, %d bytes]\n", (int)size);
-	if (dump_buf_num(&b, 8, &trace_id) || dump_buf_num(&b, 4, &flags) ||
-	    dump_buf_num(&b, 4, &cpus))
+	if (dat_bytes_num(&b, 8, &trace_id) || dat_bytes_num(&b, 4, &flags) ||
+	    dat_bytes_num(&b, 4, &cpus))
 		return;
 	dump_print(d, DUMP_OPTIONS, "0x%llX [peer's trace id]\n", (unsigned long long)trace_id);
 	dump_print(d, DUMP_OPTIONS, "0x%llX [peer's protocol flags]\n", (unsigned long long)flags);
 	dump_print(d, DUMP_OPTIONS, "0x%llX [peer's CPU count]\n", (unsigned long long)cpus);
 	for (j = 0; j < cpus; j++) {
-		if (dump_buf_num(&b, 4, &count))
+		if (dat_bytes_num(&b, 4, &count))
 			break;
 		dump_print(d, DUMP_OPTIONS, "%lld [samples count for CPU %d]\n",
 			   (long long)count, (int)j);
 		/* times, offsets and scalings of each sample; only the counts are shown */
 		for (i = 0; i < 3 * count; i++)
-			if (dump_buf_num(&b, 8, &v))
+			if (dat_bytes_num(&b, 8, &v))
 				return;
 	}
 }
@@ -180,10 +180,10 @@ static const char *const section_names[] = {
 
 static void section_option(struct dump *d, int id, const void *data, uint32_t size)
 {
-	struct dump_buf b = payload(d, data, size);
+	struct dat_bytes b = payload(d, data, size);
 	uint64_t offset = 0;
 
-	dump_buf_num(&b, 8, &offset);
+	dat_bytes_num(&b, 8, &offset);
 	dump_print(d, DUMP_OPTIONS, "\t\t[Option %s, %d bytes] @ %llu\n",
 		   section_names[id - DAT_OPT_HEADER_INFO], (int)size,
 		   (unsigned long long)offset);
@@ -191,11 +191,11 @@ static void section_option(struct dump *d, int id, const void *data, uint32_t si
 
 static void done_option(struct dump *d, const void *data, uint32_t size)
 {
-	struct dump_buf b = payload(d, data, size);
+	struct dat_bytes b = payload(d, data, size);
 	uint64_t next;
 
 	dump_print(d, DUMP_OPTIONS, "\t\t[Option DONE, %d bytes]\n", (int)size);
-	if (dat_file_version(d->df) < 7 || dump_buf_num(&b, 8, &next))
+	if (dat_file_version(d->df) < 7 || dat_bytes_num(&b, 8, &next))
 		return;
 	dump_print(d, DUMP_OPTIONS, "%llu\n", (unsigned long long)next);
 	if (next)
