@@ -2,7 +2,8 @@
 /*
  * Workload of the guest's wakeup tracer cases (busybox has no chrt): `wakeup_helper POLICY N`
  * forks a child that runs under POLICY (fifo: SCHED_FIFO priority 50; dl: SCHED_DEADLINE with a
- * 2 ms runtime every 20 ms; other: SCHED_OTHER) and blocks N times on a pipe; the parent, an
+ * 2 ms runtime every 20 ms; other: SCHED_OTHER at nice -10, as the wakeup tracer follows only a
+ * task of a higher priority than the one it wakes up on) and blocks N times on a pipe; the parent, an
  * ordinary task, wakes it N times, 5 ms apart. wakeup_rt and wakeup_dl measure the latency of
  * exactly such a wake-up. Prints the child's pid.
  */
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -32,8 +34,13 @@ static int set_policy(const char *policy)
 {
 	struct sched_attr_v1 attr = { .size = sizeof(attr) };
 
-	if (!strcmp(policy, "other"))
+	if (!strcmp(policy, "other")) {
+		if (setpriority(PRIO_PROCESS, 0, -10)) {
+			perror("wakeup_helper: setpriority");
+			return -1;
+		}
 		return 0;
+	}
 	if (!strcmp(policy, "fifo")) {
 		attr.sched_policy = SCHED_FIFO;
 		attr.sched_priority = 50;
