@@ -395,6 +395,12 @@ static int apply_instance(struct applier *ap, const struct plan_instance *inst,
 		ret = apply_events(ap, ri);
 	if (!ret)
 		ret = apply_settings(ap, inst);
+	/*
+	 * A latency tracer zeroes tracing_max_latency when it starts: the value to put back is
+	 * the one from before (the undo keeps the first value saved of a file).
+	 */
+	if (!ret && plan_tracer_is_latency(inst->tracer))
+		ret = save_path(ap, "tracing_max_latency");
 	/* Last, so that it is saved last and undone first (see the top of this file). */
 	if (!ret)
 		ret = set_file(ap, "current_tracer", inst->tracer ? inst->tracer : "nop");

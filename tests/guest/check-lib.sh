@@ -99,3 +99,25 @@ only_task()
 		fail "tasks other than one $2 in $1: $(echo $tasks)"
 	echo "ok: only $tasks"
 }
+
+# latency_check TRACER [FILE...]: what latency_cases (guest-lib.sh) left: each file's report
+# (rec.dat ext.dat tc.dat by default) is the same in both tools and is TRACER's max-latency
+# text; record put tracing_max_latency back; stream refused the tracer.
+latency_check()
+{
+	tracer=$1
+	shift
+	[ $# -gt 0 ] || set -- rec.dat ext.dat tc.dat
+	for dat in "$@"; do
+		same_report $dat
+		expect $dat.tc.txt "^# $tracer latency trace v1\\.1\\.5 on " \
+			"$dat holds the $tracer latency text"
+		expect $dat.tc.txt '^# latency: [0-9]+ us, #[0-9]+/[0-9]+, CPU#[0-9]+' "$dat: its latency line"
+	done
+	expect max.txt '^after 7$' 'record put tracing_max_latency back'
+	if [ -f stream.txt ]; then
+		expect stream.txt 'nothing to stream' 'stream refuses a latency tracer'
+		expect stream.txt '^status [1-9]' 'stream exits non-zero'
+	fi
+	tracefs_at_defaults
+}

@@ -10,7 +10,7 @@ T=/sys/kernel/tracing
 tracefs_snapshot()
 {
 	for f in current_tracer tracing_on trace_clock tracing_cpumask \
-		max_graph_depth tracing_thresh set_ftrace_pid set_event_pid set_event_notrace_pid \
+		max_graph_depth tracing_thresh tracing_max_latency set_ftrace_pid set_event_pid set_event_notrace_pid \
 		set_ftrace_notrace_pid set_graph_notrace kprobe_events uprobe_events \
 		dynamic_events set_event; do
 		[ -e "$T/$f" ] && sed "s|^|$f: |" "$T/$f"
@@ -40,6 +40,8 @@ tracefs_cleanup()
 	echo > "$T/set_event_pid"
 	echo > "$T/kprobe_events"
 	echo > "$T/trace"
+	echo 0 > "$T/tracing_thresh"
+	[ -e "$T/tracing_max_latency" ] && echo 0 > "$T/tracing_max_latency"
 	for i in "$T"/instances/*; do
 		[ -d "$i" ] && rmdir "$i"
 	done
@@ -52,6 +54,32 @@ tracefs_cleanup()
 	sed -n 's/^trace_clock: .*\[\(.*\)\].*/\1/p' /out/tracefs-boot.txt > "$T/trace_clock"
 	sed -n 's/^max_graph_depth: //p' /out/tracefs-boot.txt > "$T/max_graph_depth"
 	echo 1 > "$T/tracing_on"
+}
+
+# latency_cases TRACER FUNCS WORKLOAD...: a latency tracer recorded every way it allows, each
+# while WORKLOAD runs, into $OUT: rec.dat (record -l FUNCS: only those functions are patched,
+# which under TCG takes seconds instead of half a minute), ext.dat (start -O nofunction-trace,
+# then extract), tc.dat (trace-cmd record -l FUNCS), stream.txt (stream's refusal) and max.txt
+# (tracing_max_latency before and after record: record zeroes it and puts it back).
+latency_cases()
+{
+	tracer=$1 funcs=$2
+	shift 2
+	echo 7 > $T/tracing_max_latency
+	echo "before $(cat $T/tracing_max_latency)" > "$OUT/max.txt"
+	$REC record -p "$tracer" -l "$funcs" -o "$OUT/rec.dat" -- "$@" || return
+	echo "after $(cat $T/tracing_max_latency)" >> "$OUT/max.txt"
+	$REC start -p "$tracer" -O nofunction-trace || return
+	"$@" || return
+	$REC extract -p "$tracer" -o "$OUT/ext.dat" || return
+	$REC reset || return
+	if [ "$REC" = ktrace ]; then
+		timeout 20 ktrace stream -p "$tracer" > "$OUT/stream.txt" 2>&1
+		echo "status $?" >> "$OUT/stream.txt"
+	fi
+	trace-cmd record -p "$tracer" -l "$funcs" -o "$OUT/tc.dat" "$@" || return
+	trace-cmd reset || return
+	$REC reset
 }
 
 # The recorder the ktrace cases run: ktrace, or trace-cmd when the harness was started with

@@ -1,0 +1,12 @@
+# issue 16: the preemptirqsoff tracer: the longest section with interrupts or preemption off.
+# Recorded by record, start+extract and trace-cmd; stream refuses it (latency_cases).
+
+guest()
+{
+	latency_cases preemptirqsoff '_raw_spin_*' sh -c 'dd if=/dev/zero bs=65536 count=64 2> /dev/null | cat > /dev/null; getppid_helper 50 > /dev/null'
+}
+
+check()
+{
+	latency_check preemptirqsoff
+}
