@@ -115,6 +115,7 @@ struct report_opts {
 
 	struct report_filter_arg *filters;
 	int nr_filters;
+	const char *filter_flag;	/* the flag that gave them, in messages: NULL is "-F" */
 	char **pids;			/* --pid, comma lists split (strv.h) */
 	char **comms;			/* --comm (strv.h) */
 	/* --cpu LIST: cpu_set[i] for i < nr_cpu_set; NULL when every CPU is wanted */

@@ -124,7 +124,8 @@ int report_filter_new(struct tep_handle *tep, const struct report_opts *o,
 	f->kernel_stack_id = event_id(tep, "kernel_stack");
 	f->user_stack_id = event_id(tep, "user_stack");
 	for (i = 0; i < o->nr_filters && !ret; i++)
-		ret = add_filter(f, "-F", o->filters[i].expr, o->filters[i].neg, err);
+		ret = add_filter(f, o->filter_flag ? o->filter_flag : "-F", o->filters[i].expr,
+				 o->filters[i].neg, err);
 	if (!ret)
 		ret = add_pid_filter(f, o, err);
 	if (ret) {

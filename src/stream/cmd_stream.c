@@ -85,6 +85,7 @@ static int take_filters(struct stream_run *run)
 	for (i = 0; i < n; i++)
 		run->opts.filters[i].expr = f[i];
 	run->opts.nr_filters = n;
+	run->opts.filter_flag = "--filter";
 	return 0;
 }
 
