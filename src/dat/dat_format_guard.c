@@ -2,7 +2,7 @@
 /*
  * Event formats that crash libtraceevent 1.7.1 (and trace-cmd 3.1.6 with it) are refused
  * before tep_parse_event() sees them; such an event is then counted as a parse failure, as
- * one the library rejects itself. Five damages are known (tests/fuzz/regressions/dat):
+ * one the library rejects itself. Six damages are known (tests/fuzz/regressions/dat):
  *
  * - A '/' or '%' whose divisor is a zero constant or a bare word (strtoull() makes it 0): the
  *   parser folds "atom / atom" at once and the printer divides by the constant: SIGFPE.
@@ -11,6 +11,9 @@
  * - A field declared "NAME[" with nothing after the '[' but blanks before the end of the text
  *   or a byte its tokenizer stops at (NUL, any other unprintable one): the field parser reads
  *   the array size token without checking for none and hands NULL to strcmp().
+ * - A field's '[' with no ']' on its line: the field parser takes every token up to the next
+ *   ']' as the array size, so the fields declared in between do not exist for the library
+ *   (while they do for the check of the flags helpers below, which then crash on them).
  * - An index followed by a token the parser has no rule for ("REC->x[2];", "x[0].", "x[1][2]",
  *   "x[0]->", "x[0]=", ...): the array argument is left half built and read through a NULL
  *   pointer (seen behind two blank lines ending the fields). The operators it does handle
@@ -149,15 +152,21 @@ static int helper_at(const char *p, const char *end)
 	return 0;
 }
 
-/* 1 when a '[' before end is followed by no token: blanks (not '\n'), then the end or a stop */
-static int open_bracket_at_end(const char *fmt, const char *end)
+/*
+ * 1 when a '[' before end is followed by no token (blanks, not '\n', then the end or a stop),
+ * or by no ']' on its line
+ */
+static int open_bracket(const char *fmt, const char *end)
 {
-	const char *p = fmt;
+	const char *p = fmt, *eol;
 
 	while ((p = memchr(p, '[', (size_t)(end - p)))) {
 		for (p++; p < end && *p != '\n' && isspace((unsigned char)*p); p++)
 			;
 		if (p == end || (!isprint((unsigned char)*p) && !isspace((unsigned char)*p)))
+			return 1;
+		eol = memchr(p, '\n', (size_t)(end - p));
+		if (!memchr(p, ']', (size_t)((eol ? eol : end) - p)))
 			return 1;
 	}
 	return 0;
@@ -218,7 +227,7 @@ int dat_format_is_safe(const char *fmt, size_t size)
 	int stmt = 0;	/* inside "({ ... })": C statements (kvmmmu), parsed as a whole */
 	int open_conds = 0;	/* '?' not yet matched by their ':' */
 
-	if (open_bracket_at_end(fmt, p ? p : end))
+	if (open_bracket(fmt, p ? p : end))
 		return 0;
 	if (!p)
 		return 1;

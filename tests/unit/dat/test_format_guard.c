@@ -71,10 +71,27 @@ static void test_bracket(void **state)
 	assert_false(SAFE_TEXT("name: t\nformat:\n\tfield:u r[ \t"));
 	assert_false(SAFE_TEXT("name: t\nformat:\n\tfield:u r[\0 ];"));
 	assert_false(SAFE_TEXT("name: t\nformat:\n\tfield:u r[\xc3];"));
-	/* a size, a newline, or the print fmt's own brackets: parsed (or refused) by the library */
-	assert_true(SAFE_TEXT("name: t\nformat:\n\tfield:u r[4"));
-	assert_true(SAFE_TEXT("name: t\nformat:\n\tfield:u r[\n"));
+	/* no ']' on the line: the library would refuse these itself (no token left) */
+	assert_false(SAFE_TEXT("name: t\nformat:\n\tfield:u r[4"));
+	assert_false(SAFE_TEXT("name: t\nformat:\n\tfield:u r[\n"));
+	/* the print fmt's own brackets are not fields: parsed (or refused) by the library */
 	assert_true(safe("\"%s\", REC->comm["));
+}
+
+/*
+ * The fuzzer's "prev_comm[16\;": libtraceevent takes the tokens up to next_comm's ']' as the
+ * size, so prev_state, declared in between, is no field of its, and __print_flags() on it
+ * crashes as on any missing field.
+ */
+static void test_bracket_unclosed(void **state)
+{
+	(void)state;
+	assert_false(SAFE_TEXT("name: t\nformat:\n\tfield:char a[16\\;\toffset:8;\n"
+			       "\tfield:long s;\toffset:24;\n\tfield:char b[16];\toffset:32;\n\n"
+			       "print fmt: \"%s\", __print_flags(REC->s, \"|\", { 1, \"S\" })"));
+	assert_true(SAFE_TEXT("name: t\nformat:\n\tfield:char a[16 ];\toffset:8;\n"
+			      "\tfield:long s;\toffset:24;\n\n"
+			      "print fmt: \"%s\", __print_flags(REC->s, \"|\", { 1, \"S\" })"));
 }
 
 /* the fuzzer's "t?d:0;": the same half-built argument after a ternary's else operand */
@@ -122,6 +139,7 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_ternary_else),
 		cmocka_unit_test(test_bracket),
+		cmocka_unit_test(test_bracket_unclosed),
 		cmocka_unit_test(test_index_semicolon),
 	};
 
