@@ -24,10 +24,18 @@
  *
  * The print checks only look at the "print fmt:" arguments, outside string and character
  * literals; the field check looks at everything before them.
+ *
+ * One damage spans two formats: the parser notes that the next REC->NAME it reads is the
+ * field of a __print_flags() or __print_symbolic() in a process-wide flag, which only that
+ * field clears. A parse that fails before it ("__print_flags(REC-<x") leaves the flag set,
+ * and the next format parsed, in any file and on any tep handle, that names a field it lacks
+ * crashes. dat_format_parse_failed() clears the flag after each failed parse (an error, or
+ * an event kept as failed).
  */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <traceevent/event-parse.h>
 
 #include "dat_internal.h"
 
@@ -261,4 +269,22 @@ int dat_format_is_safe(const char *fmt, size_t size)
 		p++;
 	}
 	return 1;
+}
+
+/*
+ * A format whose two REC->x clear both of libtraceevent's flags (each clears one), parsed on a
+ * handle of its own, so the next format parsed starts clean.
+ */
+void dat_format_parse_failed(void)
+{
+	static const char reset[] = "name: ktrace_reset\nID: 1\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\n"
+		"\tfield:int x;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"print fmt: \"%d %d\", REC->x, REC->x\n";
+	struct tep_handle *tep = tep_alloc();
+
+	if (!tep)
+		return;
+	tep_parse_event(tep, reset, sizeof(reset) - 1, "ktrace");
+	tep_free(tep);
 }

@@ -53,6 +53,7 @@ static void print_record(struct tep_handle *tep, const uint8_t *payload, size_t 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct tep_event *event = NULL;
 	const char *system, *text;
 	struct tep_handle *tep;
 	const uint8_t *nul;
@@ -76,7 +77,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tep_set_page_size(tep, PAGE);
 	cpu_budget_start();
 	/* with no payload, the event's record of zeroes */
-	if (!tep_parse_event(tep, text, len, system))
+	/* as parse_format() in dat_meta.c */
+	if (tep_parse_format(tep, &event, text, len, system) ||
+	    (event && (event->flags & TEP_EVENT_FL_FAILED)))
+		dat_format_parse_failed();
+	if (tep_get_events_count(tep))
 		print_record(tep, nul ? nul + 1 : data, nul ? size - 1 - len - 1 : 0);
 	cpu_budget_stop();
 	tep_free(tep);
