@@ -2,7 +2,7 @@
 /*
  * Event formats that crash libtraceevent 1.7.1 (and trace-cmd 3.1.6 with it) are refused
  * before tep_parse_event() sees them; such an event is then counted as a parse failure, as
- * one the library rejects itself. Six damages are known (tests/fuzz/regressions/dat):
+ * one the library rejects itself. Six damages are known (tests/fuzz/regressions/dat and format):
  *
  * - A '/' or '%' whose divisor is a zero constant or a bare word (strtoull() makes it 0): the
  *   parser folds "atom / atom" at once and the printer divides by the constant: SIGFPE.
@@ -20,7 +20,8 @@
  *   after an index (arithmetic, comparisons, logic, '?', ':', ')', ',') are let through, and
  *   so are the C statements of a "({ ... })" argument (kvmmmu's events), which it survives.
  * - The same tokens after the first operand of a ternary's else arm ("t ? d : 0;",
- *   "x ? 1 : (0)]", "x ? y : REC->z."): the condition is left half built the same way.
+ *   "x ? 1 : (0)]", "x ? y : REC->z."): the condition is left half built the same way; and
+ *   so is an else operand that dereferences anything but REC ("x ? 1 : S->r", "REC->a->b").
  *
  * The print checks only look at the "print fmt:" arguments, outside string and character
  * literals; the field check looks at everything before them.
@@ -207,15 +208,26 @@ static int unknown_after_else(const char *p, const char *end)
 		p = skip_literal(p, end);
 	else if (p < end && *p == '(')
 		p = skip_group(p, end);
-	else if (p < end && is_word(*p))
-		while (p < end && is_word(*p)) {
+	else if (p < end && is_word(*p)) {
+		const char *word = p, *arrow;
+
+		while (p < end && is_word(*p))
+			p++;
+		arrow = skip_space(p, end);
+		if (end - arrow >= 2 && arrow[0] == '-' && arrow[1] == '>') {
+			/* REC->NAME only: "S->r" or "REC->a->b" here crash the parser too */
+			if (p - word != 3 || memcmp(word, "REC", 3))
+				return 1;
+			p = skip_space(arrow + 2, end);
+			if (p == end || !is_word(*p))
+				return 1;
 			while (p < end && is_word(*p))
 				p++;
-			if (end - p < 3 || p[0] != '-' || p[1] != '>' || !is_word(p[2]))
-				break;
-			p += 2;
+			arrow = skip_space(p, end);
+			if (end - arrow >= 2 && arrow[0] == '-' && arrow[1] == '>')
+				return 1;
 		}
-	else
+	} else
 		return 0;	/* a sign or a cast: parsed by other rules */
 	/* an index after the operand is the index rule's */
 	return p < end && *p != '[' && unknown_after_index(p, end);

@@ -138,6 +138,12 @@ static void test_ternary_else(void **state)
 	assert_true(safe("\"%d\", REC->vec ? 1 : REC->comm[0] + 1"));
 	assert_true(safe("\"%d\", REC->vec ? 1 : REC->vec ? 2 : 3"));
 	assert_true(safe("\"a ? b : c;\", REC->vec"));
+	/* the fuzzer's "REC->f?R:S->r": an else operand dereferencing anything but REC */
+	assert_false(safe("\"%u\", REC->vec ? 1 : S->r"));
+	assert_false(safe("\"%u\", REC->vec ? 1 : s -> r + 1"));
+	assert_false(safe("\"%u\", REC->vec ? 1 : REC->vec->x"));
+	assert_true(safe("\"%u\", REC->vec ? 1 : REC->vec"));
+	assert_true(safe("\"%u\", REC->vec ? 1 : REC -> vec + 1"));
 }
 
 /* the fuzzer's "r[2];" and "a[0]." in the print arguments: libtraceevent reads a NULL argument */
