@@ -7,7 +7,7 @@ formats of every event): a fuzzer mutating that spends its time parsing symbols 
 This keeps the first lines of the kallsyms, drops the event formats when they are big, cuts
 the CPU data to MAX_PAGES pages per CPU and packs it without gaps, page aligned, with every
 offset that points at it patched. Given the names of the events the pages hold, it keeps the
-formats of those only (and of sched_switch, which fuzz_dat's -F variant names): each input
+formats of those only (and of sched_switch and the blk tracer's neighbours, see main()): each input
 parses every format of its file, and fuzz_format fuzzes the formats one by one.
 
 usage: mkseeds.py IN_V6.dat OUT.dat [EVENT,...]
@@ -160,7 +160,10 @@ def main():
         data = f.read()
     keep = None
     if len(sys.argv) > 3 and sys.argv[3]:
-        keep = set(n.encode() for n in sys.argv[3].split(',')) | {b'sched_switch'}
+        # sched_switch: fuzz_dat's -F variant names it; power, kmem_free, user_stack: the
+        # ftrace events the blk tracer's made-up format goes after (dat_blk.c)
+        keep = set(n.encode() for n in sys.argv[3].split(',')) | \
+            {b'sched_switch', b'power', b'kmem_free', b'user_stack'}
     with open(sys.argv[2], 'wb') as f:
         f.write(shrink(data, keep))
 
