@@ -7,8 +7,8 @@ formats of every event): a fuzzer mutating that spends its time parsing symbols 
 This keeps the first lines of the kallsyms, drops the event formats when they are big, cuts
 the CPU data to MAX_PAGES pages per CPU and packs it without gaps, page aligned, with every
 offset that points at it patched. Given the names of the events the pages hold, it keeps the
-formats of those only (and of sched_switch and the blk tracer's neighbours, see main()): each input
-parses every format of its file, and fuzz_format fuzzes the formats one by one.
+formats of those only (and a few more, see main()): each input parses every format of its
+file, and fuzz_format fuzzes the formats one by one.
 
 usage: mkseeds.py IN_V6.dat OUT.dat [EVENT,...]
 """
