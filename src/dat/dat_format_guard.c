@@ -20,8 +20,9 @@
  *   after an index (arithmetic, comparisons, logic, '?', ':', ')', ',') are let through, and
  *   so are the C statements of a "({ ... })" argument (kvmmmu's events), which it survives.
  * - The same tokens after the first operand of a ternary's else arm ("t ? d : 0;",
- *   "x ? 1 : (0)]", "x ? y : REC->z."): the condition is left half built the same way; and
- *   so is an else operand that dereferences anything but REC ("x ? 1 : S->r", "REC->a->b").
+ *   "x ? 1 : (0)]", "x ? y : REC->z.", "0 ? a : t o;", an atom of two words): the
+ *   condition is left half built the same way; and so is an else operand that dereferences
+ *   anything but REC ("x ? 1 : S->r", "REC->a->b").
  *
  * The print checks only look at the "print fmt:" arguments, outside string and character
  * literals; the field check looks at everything before them.
@@ -227,6 +228,10 @@ static int unknown_after_else(const char *p, const char *end)
 			if (end - arrow >= 2 && arrow[0] == '-' && arrow[1] == '>')
 				return 1;
 		}
+		/* an atom may be several words ("t o"): the token after the last one decides */
+		while (skip_space(p, end) < end && is_word(*skip_space(p, end)))
+			for (p = skip_space(p, end); p < end && is_word(*p); p++)
+				;
 	} else
 		return 0;	/* a sign or a cast: parsed by other rules */
 	/* an index after the operand is the index rule's */

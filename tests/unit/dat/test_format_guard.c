@@ -142,6 +142,9 @@ static void test_ternary_else(void **state)
 	assert_false(safe("\"%u\", REC->vec ? 1 : S->r"));
 	assert_false(safe("\"%u\", REC->vec ? 1 : s -> r + 1"));
 	assert_false(safe("\"%u\", REC->vec ? 1 : REC->vec->x"));
+	/* the fuzzer's "0?a:t o;": libtraceevent reads "t o" as one atom, then the ';' */
+	assert_false(safe("\"%u\", REC->vec & (0 ? a : t o;"));
+	assert_true(safe("\"%u\", REC->vec ? 1 : t o)"));
 	assert_true(safe("\"%u\", REC->vec ? 1 : REC->vec"));
 	assert_true(safe("\"%u\", REC->vec ? 1 : REC -> vec + 1"));
 }
