@@ -2,7 +2,7 @@
 /*
  * Event formats that crash libtraceevent 1.7.1 (and trace-cmd 3.1.6 with it) are refused
  * before tep_parse_event() sees them; such an event is then counted as a parse failure, as
- * one the library rejects itself. Five damages are known (tests/fuzz/regressions/dat):
+ * one the library rejects itself. Six damages are known (tests/fuzz/regressions/dat and format):
  *
  * - A '/' or '%' whose divisor is a zero constant or a bare word (strtoull() makes it 0): the
  *   parser folds "atom / atom" at once and the printer divides by the constant: SIGFPE.
@@ -11,20 +11,33 @@
  * - A field declared "NAME[" with nothing after the '[' but blanks before the end of the text
  *   or a byte its tokenizer stops at (NUL, any other unprintable one): the field parser reads
  *   the array size token without checking for none and hands NULL to strcmp().
+ * - A field's '[' with no ']' on its line: the field parser takes every token up to the next
+ *   ']' as the array size, so the fields declared in between do not exist for the library
+ *   (while they do for the check of the flags helpers below, which then crash on them).
  * - An index followed by a token the parser has no rule for ("REC->x[2];", "x[0].", "x[1][2]",
  *   "x[0]->", "x[0]=", ...): the array argument is left half built and read through a NULL
  *   pointer (seen behind two blank lines ending the fields). The operators it does handle
  *   after an index (arithmetic, comparisons, logic, '?', ':', ')', ',') are let through, and
  *   so are the C statements of a "({ ... })" argument (kvmmmu's events), which it survives.
  * - The same tokens after the first operand of a ternary's else arm ("t ? d : 0;",
- *   "x ? 1 : (0)]", "x ? y : REC->z."): the condition is left half built the same way.
+ *   "x ? 1 : (0)]", "x ? y : REC->z.", "0 ? a : t o;", an atom of two words): the
+ *   condition is left half built the same way; and so is an else operand that dereferences
+ *   anything but REC ("x ? 1 : S->r", "REC->a->b").
  *
  * The print checks only look at the "print fmt:" arguments, outside string and character
  * literals; the field check looks at everything before them.
+ *
+ * One damage spans two formats: the parser notes that the next REC->NAME it reads is the
+ * field of a __print_flags() or __print_symbolic() in a process-wide flag, which only that
+ * field clears. A parse that fails before it ("__print_flags(REC-<x") leaves the flag set,
+ * and the next format parsed, in any file and on any tep handle, that names a field it lacks
+ * crashes. dat_format_parse_failed() clears the flag after each failed parse (an error, or
+ * an event kept as failed).
  */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <traceevent/event-parse.h>
 
 #include "dat_internal.h"
 
@@ -149,15 +162,21 @@ static int helper_at(const char *p, const char *end)
 	return 0;
 }
 
-/* 1 when a '[' before end is followed by no token: blanks (not '\n'), then the end or a stop */
-static int open_bracket_at_end(const char *fmt, const char *end)
+/*
+ * 1 when a '[' before end is followed by no token (blanks, not '\n', then the end or a stop),
+ * or by no ']' on its line
+ */
+static int open_bracket(const char *fmt, const char *end)
 {
-	const char *p = fmt;
+	const char *p = fmt, *eol;
 
 	while ((p = memchr(p, '[', (size_t)(end - p)))) {
 		for (p++; p < end && *p != '\n' && isspace((unsigned char)*p); p++)
 			;
 		if (p == end || (!isprint((unsigned char)*p) && !isspace((unsigned char)*p)))
+			return 1;
+		eol = memchr(p, '\n', (size_t)(end - p));
+		if (!memchr(p, ']', (size_t)((eol ? eol : end) - p)))
 			return 1;
 	}
 	return 0;
@@ -190,15 +209,30 @@ static int unknown_after_else(const char *p, const char *end)
 		p = skip_literal(p, end);
 	else if (p < end && *p == '(')
 		p = skip_group(p, end);
-	else if (p < end && is_word(*p))
-		while (p < end && is_word(*p)) {
+	else if (p < end && is_word(*p)) {
+		const char *word = p, *arrow;
+
+		while (p < end && is_word(*p))
+			p++;
+		arrow = skip_space(p, end);
+		if (end - arrow >= 2 && arrow[0] == '-' && arrow[1] == '>') {
+			/* REC->NAME only: "S->r" or "REC->a->b" here crash the parser too */
+			if (p - word != 3 || memcmp(word, "REC", 3))
+				return 1;
+			p = skip_space(arrow + 2, end);
+			if (p == end || !is_word(*p))
+				return 1;
 			while (p < end && is_word(*p))
 				p++;
-			if (end - p < 3 || p[0] != '-' || p[1] != '>' || !is_word(p[2]))
-				break;
-			p += 2;
+			arrow = skip_space(p, end);
+			if (end - arrow >= 2 && arrow[0] == '-' && arrow[1] == '>')
+				return 1;
 		}
-	else
+		/* an atom may be several words ("t o"): the token after the last one decides */
+		while (skip_space(p, end) < end && is_word(*skip_space(p, end)))
+			for (p = skip_space(p, end); p < end && is_word(*p); p++)
+				;
+	} else
 		return 0;	/* a sign or a cast: parsed by other rules */
 	/* an index after the operand is the index rule's */
 	return p < end && *p != '[' && unknown_after_index(p, end);
@@ -218,7 +252,7 @@ int dat_format_is_safe(const char *fmt, size_t size)
 	int stmt = 0;	/* inside "({ ... })": C statements (kvmmmu), parsed as a whole */
 	int open_conds = 0;	/* '?' not yet matched by their ':' */
 
-	if (open_bracket_at_end(fmt, p ? p : end))
+	if (open_bracket(fmt, p ? p : end))
 		return 0;
 	if (!p)
 		return 1;
@@ -252,4 +286,22 @@ int dat_format_is_safe(const char *fmt, size_t size)
 		p++;
 	}
 	return 1;
+}
+
+/*
+ * A format whose two REC->x clear both of libtraceevent's flags (each clears one), parsed on a
+ * handle of its own, so the next format parsed starts clean.
+ */
+void dat_format_parse_failed(void)
+{
+	static const char reset[] = "name: ktrace_reset\nID: 1\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\n"
+		"\tfield:int x;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"print fmt: \"%d %d\", REC->x, REC->x\n";
+	struct tep_handle *tep = tep_alloc();
+
+	if (!tep)
+		return;
+	tep_parse_event(tep, reset, sizeof(reset) - 1, "ktrace");
+	tep_free(tep);
 }

@@ -160,6 +160,8 @@ void dat_parse_trace_clock(struct dat_file *df, const char *text, size_t len);
 
 /* 0 for an event format that would crash libtraceevent (dat_format_guard.c) */
 int dat_format_is_safe(const char *fmt, size_t size);
+/* after libtraceevent failed on a format's text: the next parse must not inherit its state */
+void dat_format_parse_failed(void);
 
 /* metadata into libtraceevent (dat_meta.c) */
 int dat_meta_header_info(struct dat_in *in, struct strbuf *err);

@@ -66,6 +66,7 @@ int dat_meta_header_info(struct dat_in *in, struct strbuf *err)
 
 static int parse_format(struct dat_in *in, const char *system, struct strbuf *err)
 {
+	struct tep_event *event = NULL;
 	const uint8_t *p;
 	uint64_t size;
 	int ret;
@@ -77,9 +78,15 @@ static int parse_format(struct dat_in *in, const char *system, struct strbuf *er
 		return ret;
 	if (!in->df->tep)
 		return 0;
-	if (!dat_format_is_safe((const char *)p, size) ||
-	    tep_parse_event(in->df->tep, (const char *)p, size, system))
+	if (!dat_format_is_safe((const char *)p, size)) {
 		in->df->parse_failures++;
+	} else if (tep_parse_format(in->df->tep, &event, (const char *)p, size, system)) {
+		in->df->parse_failures++;
+		dat_format_parse_failed();
+	} else if (event && (event->flags & TEP_EVENT_FL_FAILED)) {
+		/* kept, printed as "[FAILED TO PARSE]" as trace-cmd does */
+		dat_format_parse_failed();
+	}
 	return 0;
 }
 

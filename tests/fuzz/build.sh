@@ -2,18 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Builds the libFuzzer targets with clang, ASan and UBSan, outside meson's compiler (the main
 # build may use gcc). Called by the custom target in meson.build.
-# usage: build.sh SRCROOT DEPFILE FUZZ_DAT FUZZ_NET FUZZ_FILTER SOURCE.c...
+# usage: build.sh SRCROOT DEPFILE FUZZ_DAT FUZZ_NET FUZZ_FILTER FUZZ_FORMAT SOURCE.c...
 #   SOURCE.c: the core library's sources and the targets' own files (fuzz_*.c).
 set -eu
 script=$(realpath "$0")
-root=$(realpath "$1") depfile=$2 out_dat=$3 out_net=$4 out_filter=$5
-shift 5
+root=$(realpath "$1") depfile=$2 out_dat=$3 out_net=$4 out_filter=$5 out_format=$6
+shift 6
 objdir=$(dirname "$out_dat")/fuzz-obj
 mkdir -p "$objdir"
 pkgs="libtracefs libtraceevent zlib libzstd"
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 cflags="-g -O1 -fno-omit-frame-pointer -std=gnu11 -D_GNU_SOURCE $san
-	-I$root/include -I$root/src/listen -I$root/src/report -I$root/tests/unit -I$root/tests/fuzz
+	-I$root/include -I$root/src/dat -I$root/src/listen -I$root/src/report -I$root/tests/unit -I$root/tests/fuzz
 	$(pkg-config --cflags $pkgs)"
 libs="$(pkg-config --libs $pkgs) -lpthread -lm"
 
@@ -44,7 +44,7 @@ done
 
 # fuzz_dat: libtraceevent's leaks on damaged formats are left out (see fuzz_tep_leaks.c)
 wrap="$(objname "$root/tests/fuzz/fuzz_tep_leaks.c") -Wl,--wrap=tep_parse_event
-	-Wl,--wrap=tep_filter_add_filter_str"
+	-Wl,--wrap=tep_parse_format -Wl,--wrap=tep_filter_add_filter_str"
 # shellcheck disable=SC2086
 budget=$(objname "$root/tests/fuzz/fuzz_cpu_budget.c")
 # shellcheck disable=SC2086
@@ -58,13 +58,18 @@ clang $san -fsanitize=fuzzer -o "$out_net" "$(objname "$root/tests/fuzz/fuzz_net
 # shellcheck disable=SC2086
 clang $san -fsanitize=fuzzer -o "$out_filter" "$(objname "$root/tests/fuzz/fuzz_filter.c")" \
 	$wrap "$budget" $core $libs
+# fuzz_format: libtraceevent's leaks on damaged formats, as fuzz_dat
+# shellcheck disable=SC2086
+clang $san -fsanitize=fuzzer -o "$out_format" "$(objname "$root/tests/fuzz/fuzz_format.c")" \
+	$wrap "$budget" $core $libs
 
 # Headers too: ninja rebuilds when any file a compile read changes.
 {
-	printf '%s %s %s:' "$out_dat" "$out_net" "$out_filter"
+	printf '%s %s %s %s:' "$out_dat" "$out_net" "$out_filter" "$out_format"
 	for o in $core $(objname "$root/tests/fuzz/fuzz_dat.c") \
 		 $(objname "$root/tests/fuzz/fuzz_net.c") \
 		 $(objname "$root/tests/fuzz/fuzz_filter.c") \
+		 $(objname "$root/tests/fuzz/fuzz_format.c") \
 		 $(objname "$root/tests/fuzz/fuzz_tep_leaks.c") "$budget"; do
 		cat "$o.d"
 	done | sed 's/^[^:]*://; s/\\$//' | tr ' ' '\n' | grep . | sort -u | sed 's/^/ /' |

@@ -6,9 +6,11 @@ The corpus files are about 1 MB, nearly all of it kallsyms (and, for the functio
 formats of every event): a fuzzer mutating that spends its time parsing symbols and formats.
 This keeps the first lines of the kallsyms, drops the event formats when they are big, cuts
 the CPU data to MAX_PAGES pages per CPU and packs it without gaps, page aligned, with every
-offset that points at it patched.
+offset that points at it patched. Given the names of the events the pages hold, it keeps the
+formats of those only (and a few more, see main()): each input parses every format of its
+file, and fuzz_format fuzzes the formats one by one.
 
-usage: mkseeds.py IN_V6.dat OUT.dat
+usage: mkseeds.py IN_V6.dat OUT.dat [EVENT,...]
 """
 import struct
 import sys
@@ -76,7 +78,26 @@ def compact(buf, fmt, page, cpus, top_at, buffers):
     return bytes(out)
 
 
-def shrink(data):
+def format_name(text):
+    line = text.split(b'\n', 1)[0]
+    return line[len(b'name: '):].strip() if line.startswith(b'name: ') else None
+
+
+def keep_formats(w, fmt, count, keep):
+    """The formats of a section that `keep` names (all when it is None), with their count."""
+    out = b''
+    kept = 0
+    for _ in range(count):
+        size = w.num(8)
+        text = w.buf[w.pos:w.pos + size]
+        w.skip(size)
+        if keep is None or format_name(text) in keep:
+            out += struct.pack(fmt + 'Q', size) + text
+            kept += 1
+    return struct.pack(fmt + 'I', kept) + out
+
+
+def shrink(data, keep=None):
     if data[:10] != b'\x17\x08\x44tracing' or data[10:12] != b'6\0':
         raise SystemExit('not a trace.dat v6 file')
     fmt = '>' if data[12] else '<'
@@ -85,16 +106,18 @@ def shrink(data):
     for name in (b'header_page\0', b'header_event\0'):
         w.skip(len(name))
         w.skip(w.num(8))
+    events_at = w.pos       # from here: the ftrace formats, then the event systems
+    ftrace = keep_formats(w, fmt, w.num(4), keep)
+    systems = []
     for _ in range(w.num(4)):
-        w.skip(w.num(8))
-    events_at = w.pos
-    for _ in range(w.num(4)):
-        w.cstr()
-        for _ in range(w.num(4)):
-            w.skip(w.num(8))
-    events = data[events_at:w.pos]
+        name = w.cstr()
+        formats = keep_formats(w, fmt, w.num(4), keep)
+        if keep is None or formats[:4] != bytes(4):
+            systems.append(name + b'\0' + formats)
+    events = struct.pack(fmt + 'I', len(systems)) + b''.join(systems)
     if len(events) > MAX_EVENT_FORMATS:
         events = struct.pack(fmt + 'I', 0)
+    events = ftrace + events
     ks_field = w.pos
     ks_len = w.num(4)
     kallsyms = data[w.pos:w.pos + ks_len]
@@ -135,8 +158,14 @@ def shrink(data):
 def main():
     with open(sys.argv[1], 'rb') as f:
         data = f.read()
+    keep = None
+    if len(sys.argv) > 3 and sys.argv[3]:
+        # sched_switch: fuzz_dat's -F variant names it; power, kmem_free, user_stack: the
+        # ftrace events the blk tracer's made-up format goes after (dat_blk.c)
+        keep = set(n.encode() for n in sys.argv[3].split(',')) | \
+            {b'sched_switch', b'power', b'kmem_free', b'user_stack'}
     with open(sys.argv[2], 'wb') as f:
-        f.write(shrink(data))
+        f.write(shrink(data, keep))
 
 
 if __name__ == '__main__':

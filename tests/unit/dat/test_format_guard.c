@@ -11,6 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <traceevent/event-parse.h>
+
 #include "dat_internal.h"
 
 #define FIELDS "name: ev\nID: 1\nformat:\n" \
@@ -71,10 +73,53 @@ static void test_bracket(void **state)
 	assert_false(SAFE_TEXT("name: t\nformat:\n\tfield:u r[ \t"));
 	assert_false(SAFE_TEXT("name: t\nformat:\n\tfield:u r[\0 ];"));
 	assert_false(SAFE_TEXT("name: t\nformat:\n\tfield:u r[\xc3];"));
-	/* a size, a newline, or the print fmt's own brackets: parsed (or refused) by the library */
-	assert_true(SAFE_TEXT("name: t\nformat:\n\tfield:u r[4"));
-	assert_true(SAFE_TEXT("name: t\nformat:\n\tfield:u r[\n"));
+	/* no ']' on the line: the library would refuse these itself (no token left) */
+	assert_false(SAFE_TEXT("name: t\nformat:\n\tfield:u r[4"));
+	assert_false(SAFE_TEXT("name: t\nformat:\n\tfield:u r[\n"));
+	/* the print fmt's own brackets are not fields: parsed (or refused) by the library */
 	assert_true(safe("\"%s\", REC->comm["));
+}
+
+/*
+ * The fuzzer's "prev_comm[16\;": libtraceevent takes the tokens up to next_comm's ']' as the
+ * size, so prev_state, declared in between, is no field of its, and __print_flags() on it
+ * crashes as on any missing field.
+ */
+static void test_bracket_unclosed(void **state)
+{
+	(void)state;
+	assert_false(SAFE_TEXT("name: t\nformat:\n\tfield:char a[16\\;\toffset:8;\n"
+			       "\tfield:long s;\toffset:24;\n\tfield:char b[16];\toffset:32;\n\n"
+			       "print fmt: \"%s\", __print_flags(REC->s, \"|\", { 1, \"S\" })"));
+	assert_true(SAFE_TEXT("name: t\nformat:\n\tfield:char a[16 ];\toffset:8;\n"
+			      "\tfield:long s;\toffset:24;\n\n"
+			      "print fmt: \"%s\", __print_flags(REC->s, \"|\", { 1, \"S\" })"));
+}
+
+/*
+ * The fuzzer's "__print_flags(REC-<x": the failed parse leaves libtraceevent's flag set, and
+ * the next format naming a field it lacks, on another handle, crashed on it.
+ */
+static void test_failed_parse_reset(void **state)
+{
+	static const char failing[] = "name: a\nID: 1\nformat:\n"
+		"\tfield:int x;\toffset:0;\tsize:4;\tsigned:1;\n\n"
+		"print fmt: \"%s\", __print_flags(REC-<x, \"|\", { 1, \"A\" })\n";
+	static const char no_fields[] = "name: b\nID: 2\nformat:\n\n\n"
+		"print fmt: \"%d\", REC->nosuch\n";
+	struct tep_handle *a = tep_alloc(), *b = tep_alloc();
+	struct tep_event *event = NULL;
+
+	(void)state;
+	assert_true(dat_format_is_safe(failing, sizeof(failing) - 1));
+	/* kept, as failed: what parse_format() in dat_meta.c resets after */
+	assert_int_equal(tep_parse_format(a, &event, failing, sizeof(failing) - 1, "t"), 0);
+	assert_non_null(event);
+	assert_true(event->flags & TEP_EVENT_FL_FAILED);
+	dat_format_parse_failed();
+	tep_parse_event(b, no_fields, sizeof(no_fields) - 1, "t");
+	tep_free(a);
+	tep_free(b);
 }
 
 /* the fuzzer's "t?d:0;": the same half-built argument after a ternary's else operand */
@@ -93,6 +138,15 @@ static void test_ternary_else(void **state)
 	assert_true(safe("\"%d\", REC->vec ? 1 : REC->comm[0] + 1"));
 	assert_true(safe("\"%d\", REC->vec ? 1 : REC->vec ? 2 : 3"));
 	assert_true(safe("\"a ? b : c;\", REC->vec"));
+	/* the fuzzer's "REC->f?R:S->r": an else operand dereferencing anything but REC */
+	assert_false(safe("\"%u\", REC->vec ? 1 : S->r"));
+	assert_false(safe("\"%u\", REC->vec ? 1 : s -> r + 1"));
+	assert_false(safe("\"%u\", REC->vec ? 1 : REC->vec->x"));
+	/* the fuzzer's "0?a:t o;": libtraceevent reads "t o" as one atom, then the ';' */
+	assert_false(safe("\"%u\", REC->vec & (0 ? a : t o;"));
+	assert_true(safe("\"%u\", REC->vec ? 1 : t o)"));
+	assert_true(safe("\"%u\", REC->vec ? 1 : REC->vec"));
+	assert_true(safe("\"%u\", REC->vec ? 1 : REC -> vec + 1"));
 }
 
 /* the fuzzer's "r[2];" and "a[0]." in the print arguments: libtraceevent reads a NULL argument */
@@ -122,6 +176,8 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_ternary_else),
 		cmocka_unit_test(test_bracket),
+		cmocka_unit_test(test_bracket_unclosed),
+		cmocka_unit_test(test_failed_parse_reset),
 		cmocka_unit_test(test_index_semicolon),
 	};
 
