@@ -68,6 +68,12 @@ struct kt_command_help;
 struct plan_command {
 	const struct kt_command_help *help;
 	unsigned int caps;		/* enum plan_caps */
+	/*
+	 * The command's own rows (extract's -s, stream's --filter), into the struct it passes to
+	 * plan_parse_own: 0 or -EINVAL after a message when the row is the command's, 1 when it is
+	 * the plan's. NULL: every row is the plan's.
+	 */
+	int (*option)(void *own, int id, const char *arg);
 };
 
 /* The plan commands' tables (cmd_record.c, cmd_start.c, cmd_stream.c) */
@@ -89,9 +95,7 @@ struct plan {
 	bool quiet;		/* -q */
 	bool keep;		/* -k */
 	bool ignore_missing;	/* -i */
-	bool all_formats;	/* -a: record: the formats of all events; extract: every instance */
-	bool snapshot;		/* extract -s: read the snapshot buffer */
-	bool top_too;		/* extract -t: the top instance too, with -B or -a */
+	bool all_formats;	/* -a: the formats of all events */
 	int max_kb;		/* -m */
 	int sleep_us;		/* -s */
 	int cmdlines_size;	/* --cmdlines-size, 0 = unset */
@@ -99,7 +103,6 @@ struct plan {
 	char *net_target;	/* -N host:port */
 	bool net_tcp;		/* -t: data over TCP (the default; accepted as trace-cmd's) */
 	bool net_udp;		/* --udp: data over UDP */
-	char **display_filters;	/* stream --filter: report's -F, on the printed events */
 	const char *cmd;	/* "record", "start", "extract": names messages */
 	unsigned int caps;	/* the command's enum plan_caps */
 };
@@ -110,6 +113,9 @@ struct plan {
  * naming the flag. Release the plan in every case.
  */
 int plan_parse(const struct plan_command *cmd, int argc, char **argv, struct plan *plan);
+/* The same, with the command's own rows (plan_command.option) filling `own`. */
+int plan_parse_own(const struct plan_command *cmd, void *own, int argc, char **argv,
+		   struct plan *plan);
 void plan_release(struct plan *plan);
 /* True when the instance asks for a function tracer or function filter (files that may EPERM). */
 bool plan_instance_wants_function(const struct plan_instance *inst);

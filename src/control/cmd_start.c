@@ -43,7 +43,7 @@ static const struct kt_command_help start_help = {
 	.options = start_options,
 };
 
-const struct plan_command plan_cmd_start = { &start_help, 0 };
+const struct plan_command plan_cmd_start = { .help = &start_help };
 
 /*
  * A trace session that ends right after tracing is on, keeping what it set. A stop signal while

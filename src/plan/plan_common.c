@@ -84,6 +84,5 @@ void plan_release(struct plan *plan)
 	/* The strings belong to argv; only the array is ours. */
 	free(plan->command);
 	free(plan->net_target);
-	strv_free(plan->display_filters);
 	memset(plan, 0, sizeof(*plan));
 }

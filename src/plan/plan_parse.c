@@ -13,14 +13,11 @@
 #include "plan_filter_check.h"
 #include "plan_internal.h"
 
-static bool is_extract(const struct plan *plan)
-{
-	return plan->caps & PLAN_EXTRACTS;
-}
-
 /* The parser's state beyond the plan: what -f/-R/-v attach to. */
 struct plan_parser {
 	struct plan *plan;
+	const struct plan_command *cmd;
+	void *own;			/* the command's own rows go here */
 	struct plan_event *last_event;	/* -f and -R attach here */
 	bool negate;			/* -v seen: the following -e disable */
 	int cur;			/* index of the instance options apply to */
@@ -301,16 +298,9 @@ static int parse_plan_opt(struct plan_parser *ps, int id, const char *arg)
 	case 'm':
 		return plan_parse_int(plan, "-m", arg, 1, 1 << 30, &plan->max_kb);
 	case 's':
-		if (is_extract(plan)) {
-			plan->snapshot = true;
-			return 0;
-		}
 		return plan_parse_int(plan, "-s", arg, 0, 1 << 30, &plan->sleep_us);
 	case 't':
-		if (is_extract(plan))
-			plan->top_too = true;
-		else
-			plan->net_tcp = true;
+		plan->net_tcp = true;
 		return 0;
 	case PLAN_OPT_UDP:
 		plan->net_udp = true;
@@ -339,8 +329,6 @@ static int parse_plan_opt(struct plan_parser *ps, int id, const char *arg)
 		return 0;
 	case 'N':
 		return parse_net(plan, arg);
-	case PLAN_OPT_DISPLAY_FILTER:
-		return strv_push(&plan->display_filters, arg);
 	}
 	return plan_err_flag(plan, "?", "", "is not handled");
 }
@@ -394,15 +382,28 @@ static int check_plan(struct plan *plan)
 static int plan_option(void *ctx, int id, const char *arg)
 {
 	struct plan_parser *ps = ctx;
-	int ret = parse_instance_opt(ps, id, arg);
+	int ret = ps->cmd->option ? ps->cmd->option(ps->own, id, arg) : 1;
 
+	if (ret == 1)
+		ret = parse_instance_opt(ps, id, arg);
 	return ret == 1 ? parse_plan_opt(ps, id, arg) : ret;
 }
 
 int plan_parse(const struct plan_command *cmd, int argc, char **argv, struct plan *plan)
 {
+	/* a command with rows of its own has somewhere to put them: plan_parse_own */
+	if (cmd->option) {
+		memset(plan, 0, sizeof(*plan));
+		return KT_ERR_FAILED;
+	}
+	return plan_parse_own(cmd, NULL, argc, argv, plan);
+}
+
+int plan_parse_own(const struct plan_command *cmd, void *own, int argc, char **argv,
+		   struct plan *plan)
+{
 	struct kt_command_help help = *cmd->help;
-	struct plan_parser ps = { .plan = plan };
+	struct plan_parser ps = { .plan = plan, .cmd = cmd, .own = own };
 	int first, ret;
 
 	ret = plan_init(plan, cmd);

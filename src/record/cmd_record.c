@@ -23,6 +23,7 @@
 #include "ktrace/session.h"
 #include "ktrace/tfs.h"
 #include "record_date.h"
+#include "record_extract.h"
 #include "record_net.h"
 #include "record_session.h"
 #include "record_status.h"
@@ -36,6 +37,7 @@ struct record_run {
 	int out_fd;
 	struct record_net *net;		/* -N: the listener sessions, NULL when writing a file */
 	bool net_lost;			/* -N: the listener went away while recording */
+	struct extract_args extract;	/* extract's own -s, -t, -a */
 	int latency;			/* the instance of a latency tracer, -1 if none */
 	char max_latency[32];		/* its tracing_max_latency at the end, in us */
 	struct strbuf err;
@@ -362,7 +364,7 @@ static int run_command(const struct plan_command *cmd, int argc, char **argv,
 	run.cmd = cmd->help->name;
 	run.out_fd = -1;
 	trace_session_init(&run.trace, &plan, run.cmd);
-	ret = plan_parse(cmd, argc, argv, &plan);
+	ret = plan_parse_own(cmd, &run.extract, argc, argv, &plan);
 	run.latency = ret ? -1 : plan_latency_instance(&plan);
 	if (!ret)
 		ret = fn(&run);
@@ -386,7 +388,7 @@ static const struct kt_command_help record_help = {
 };
 
 const struct plan_command plan_cmd_record = {
-	&record_help, PLAN_RUNS_COMMAND | PLAN_WRITES_FILE | PLAN_SENDS,
+	.help = &record_help, .caps = PLAN_RUNS_COMMAND | PLAN_WRITES_FILE | PLAN_SENDS,
 };
 
 int cmd_record(int argc, char **argv)
@@ -398,7 +400,8 @@ int cmd_record(int argc, char **argv)
  * extract's buffers, as trace-cmd picks them: the top instance alone by default; with -B the
  * named instances, with -a every instance tracefs has; the top one too with -t.
  */
-static int extract_names(const struct plan *plan, const char ***names)
+static int extract_names(const struct plan *plan, const struct extract_args *x,
+			 const char ***names)
 {
 	char **all = NULL;
 	int i, n = 0;
@@ -406,11 +409,11 @@ static int extract_names(const struct plan *plan, const char ***names)
 	*names = calloc((size_t)plan->nr_instances + 2, sizeof(**names));
 	if (!*names)
 		return -ENOMEM;
-	if (plan->top_too || (plan->nr_instances < 2 && !plan->all_formats))
+	if (x->top_too || (plan->nr_instances < 2 && !x->all_instances))
 		(*names)[n++] = NULL;
-	for (i = 1; !plan->all_formats && i < plan->nr_instances; i++)
+	for (i = 1; !x->all_instances && i < plan->nr_instances; i++)
 		(*names)[n++] = strdup(plan->instances[i].name);
-	if (plan->all_formats)
+	if (x->all_instances)
 		tfs_instances(&all);
 	for (i = 0; all && all[i]; i++) {
 		const char **grown = realloc(*names, sizeof(**names) * (size_t)(n + 2));
@@ -455,7 +458,7 @@ static int extract_run(struct record_run *run)
 	if (!ret)
 		ret = open_output(run);
 	n = ret ? 0 : run->latency >= 0 ? instance_names(run->plan, run->latency, &names)
-					: extract_names(run->plan, &names);
+					: extract_names(run->plan, &run->extract, &names);
 	if (n < 0)
 		ret = n;
 	if (!ret)
@@ -463,7 +466,7 @@ static int extract_run(struct record_run *run)
 				       run->plan->file_version, run->plan->compression);
 	run->session.events.all = true;
 	run->session.latency = run->latency >= 0;
-	if (run->plan->snapshot)
+	if (run->extract.snapshot)
 		run->session.raw_file = "snapshot_raw";
 	if (!ret && !run->session.latency)
 		ret = rec_session_start(&run->session, &run->err);
@@ -511,8 +514,27 @@ static const struct kt_command_help extract_help = {
 	.options = extract_options,
 };
 
+/* -s, -t and -a mean other things to extract than to record: its own rows. */
+static int extract_option(void *own, int id, const char *arg)
+{
+	struct extract_args *x = own;
+
+	switch (id) {
+	case 's':
+		x->snapshot = true;
+		return 0;
+	case 't':
+		x->top_too = true;
+		return 0;
+	case 'a':
+		x->all_instances = true;
+		return 0;
+	}
+	return 1;
+}
+
 const struct plan_command plan_cmd_extract = {
-	&extract_help, PLAN_WRITES_FILE | PLAN_EXTRACTS,
+	.help = &extract_help, .caps = PLAN_WRITES_FILE | PLAN_EXTRACTS, .option = extract_option,
 };
 
 int cmd_extract(int argc, char **argv)

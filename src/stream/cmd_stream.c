@@ -25,6 +25,7 @@
 #include "ktrace/plan_options.h"
 #include "ktrace/report.h"
 #include "ktrace/session.h"
+#include "ktrace/strv.h"
 #include "stream_comm.h"
 #include "stream_cpu.h"
 
@@ -45,6 +46,7 @@ struct stream_run {
 	struct report_printer *printer;
 	struct report_filter *filter;
 	struct stream_comm *comm;
+	char **display_filters;		/* --filter: report's -F, on the printed events */
 };
 
 /* The instance streamed: the first one the plan configures (stream follows one buffer). */
@@ -72,7 +74,7 @@ static enum report_time_unit clock_unit(struct tracefs_instance *instance)
 
 static int take_filters(struct stream_run *run)
 {
-	char **f = run->plan.display_filters;
+	char **f = run->display_filters;
 	int i, n = 0;
 
 	while (f && f[n])
@@ -301,7 +303,17 @@ static const struct kt_command_help stream_help = {
 	.options = stream_options,
 };
 
-const struct plan_command plan_cmd_stream = { &stream_help, PLAN_RUNS_COMMAND };
+/* --filter is stream's own: the plan does not know it. own: the char ** list of them. */
+static int stream_option(void *own, int id, const char *arg)
+{
+	if (id != PLAN_OPT_DISPLAY_FILTER)
+		return 1;
+	return strv_push(own, arg);
+}
+
+const struct plan_command plan_cmd_stream = {
+	.help = &stream_help, .caps = PLAN_RUNS_COMMAND, .option = stream_option,
+};
 
 int cmd_stream(int argc, char **argv)
 {
@@ -310,9 +322,10 @@ int cmd_stream(int argc, char **argv)
 
 	memset(&run, 0, sizeof(run));
 	trace_session_init(&run.trace, &run.plan, "stream");
-	ret = plan_parse(&plan_cmd_stream, argc, argv, &run.plan);
+	ret = plan_parse_own(&plan_cmd_stream, &run.display_filters, argc, argv, &run.plan);
 	if (!ret)
 		ret = stream_run(&run);
 	plan_release(&run.plan);
+	strv_free(run.display_filters);
 	return kt_result_of(ret);
 }

@@ -11,6 +11,8 @@
 
 #include "ktrace/options.h"
 #include "ktrace/plan.h"
+#include "ktrace/strv.h"
+#include "record_extract.h"
 
 #define MAX_ARGS 64
 
@@ -40,6 +42,13 @@ static int parse_args(struct plan *plan, const char *cmd, ...)
 		argv[argc++] = (char *)a;
 	va_end(ap);
 	argv[argc] = NULL;
+	if (!strcmp(cmd, "stream")) {
+		char **filters = NULL;
+		int ret = plan_parse_own(&plan_cmd_stream, &filters, argc, argv, plan);
+
+		strv_free(filters);
+		return ret;
+	}
 	return plan_parse(plan_command_named(cmd), argc, argv, plan);
 }
 
@@ -244,20 +253,28 @@ static void test_errors(void **state)
 
 static void test_extract(void **state)
 {
+	struct extract_args x = { 0 };
+	char *argv[] = { "extract", "-s", "-a", "-t", "-B", "one", "-o", "x.dat", NULL };
 	struct plan p;
 
-	assert_int_equal(parse_args(&p, "extract", "-s", "-a", "-t", "-B", "one", "-o", "x.dat",
-				    NULL), 0);
-	assert_true(p.snapshot && p.all_formats && p.top_too);
+	/* -s, -a and -t are extract's own: they fill its struct, and the plan knows none */
+	assert_int_equal(plan_parse_own(&plan_cmd_extract, &x, 8, argv, &p), 0);
+	assert_true(x.snapshot && x.all_instances && x.top_too);
+	assert_false(p.all_formats);
 	assert_string_equal(p.instances[1].name, "one");
 	assert_string_equal(p.output, "x.dat");
 	plan_release(&p);
-	assert_int_equal(parse_args(&p, "extract", NULL), 0);
+	x = (struct extract_args){ 0 };
+	argv[1] = NULL;
+	assert_int_equal(plan_parse_own(&plan_cmd_extract, &x, 1, argv, &p), 0);
 	assert_string_equal(p.output, "trace.dat");
-	assert_false(p.snapshot);
+	assert_false(x.snapshot);
 	plan_release(&p);
 	/* Events are not extract's business; record's -s takes a number. */
-	assert_true(parse_args(&p, "extract", "-e", "sched", NULL) == KT_ERR_USAGE);
+	argv[1] = "-e";
+	argv[2] = "sched";
+	argv[3] = NULL;
+	assert_true(plan_parse_own(&plan_cmd_extract, &x, 3, argv, &p) == KT_ERR_USAGE);
 	plan_release(&p);
 	assert_true(parse_args(&p, "record", "-s", NULL) == KT_ERR_USAGE);
 	plan_release(&p);
@@ -269,6 +286,16 @@ static void test_extract(void **state)
 static void test_stream(void **state)
 {
 	struct plan p;
+	char *argv[] = { "stream", "--filter", "sched_switch", "-e", "sched", NULL };
+	char **filters = NULL;
+
+	/* --filter is stream's own: its list, not the plan's */
+	assert_int_equal(plan_parse_own(&plan_cmd_stream, &filters, 5, argv, &p), 0);
+	assert_non_null(filters);
+	assert_string_equal(filters[0], "sched_switch");
+	assert_null(filters[1]);
+	strv_free(filters);
+	plan_release(&p);
 
 	assert_int_equal(parse_args(&p, "stream", "-e", "sched", "-F", "--", "make", "-j2", NULL), 0);
 	assert_true(p.filter_command);
