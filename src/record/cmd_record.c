@@ -32,8 +32,8 @@ struct record_run {
 	struct plan *plan;
 	const char *cmd;		/* "record" or "extract" */
 	struct trace_session trace;	/* signals, the command, tracefs and its undo */
-	struct rec_session session;	/* the recorders */
-	struct rec_status status;
+	struct record_session session;	/* the recorders */
+	struct record_status status;
 	int out_fd;
 	struct record_net *net;		/* -N: the listener sessions, NULL when writing a file */
 	bool net_lost;			/* -N: the listener went away while recording */
@@ -101,7 +101,7 @@ static int setup_session(struct record_run *run)
 	int ret = n < 0 ? n : 0;
 
 	if (!ret)
-		ret = rec_session_init(&run->session, names, n, output_path(run->plan),
+		ret = record_session_init(&run->session, names, n, output_path(run->plan),
 				       run->plan->file_version, run->plan->compression);
 	if (!ret)
 		run->session.max_bytes = (uint64_t)run->plan->max_kb * 1024;
@@ -130,7 +130,7 @@ static void exclude_recorders(struct record_run *run)
 	pid_t *tids = NULL;
 	int nr = 0;
 
-	if (rec_session_tids(&run->session, &tids, &nr))
+	if (record_session_tids(&run->session, &tids, &nr))
 		return;
 	tids[nr++] = getpid();
 	trace_session_exclude(&run->trace, tids, nr);
@@ -148,7 +148,7 @@ static void status_tick(void *ctx, bool timeout)
 	struct record_run *run = ctx;
 
 	if (timeout)
-		rec_status_tick(&run->status, &run->session);
+		record_status_tick(&run->status, &run->session);
 }
 
 static void wait_for_end(struct record_run *run)
@@ -166,7 +166,7 @@ static int start_and_run(struct record_run *run)
 	int ret;
 
 	if (run->latency < 0) {
-		ret = rec_session_start(&run->session, &run->err);
+		ret = record_session_start(&run->session, &run->err);
 		if (ret)
 			return ret;
 		exclude_recorders(run);
@@ -177,7 +177,7 @@ static int start_and_run(struct record_run *run)
 			return ret;
 	}
 	/* without recorders there is no progress to show */
-	rec_status_begin(&run->status, run->plan->quiet || run->latency >= 0);
+	record_status_begin(&run->status, run->plan->quiet || run->latency >= 0);
 	ret = trace_session_go(&run->trace, &run->err);
 	if (ret)
 		return ret;
@@ -206,12 +206,12 @@ static int stop_and_write(struct record_run *run, bool write_file)
 	int ret;
 
 	trace_session_stop(&run->trace);
-	rec_status_end(&run->status);
+	record_status_end(&run->status);
 	if (run->latency >= 0) {
 		read_max_latency(run);
-		return write_file ? rec_session_write(&run->session, run->out_fd, &run->err) : 0;
+		return write_file ? record_session_write(&run->session, run->out_fd, &run->err) : 0;
 	}
-	ret = rec_session_finish(&run->session, &run->err);
+	ret = record_session_finish(&run->session, &run->err);
 	/* A recorder's send error (EPIPE, ECONNRESET...) means the same as a hang-up. */
 	if (run->net && (run->net_lost || ret)) {
 		record_net_delivered(&run->session, run->plan->net_target,
@@ -221,7 +221,7 @@ static int stop_and_write(struct record_run *run, bool write_file)
 	if (run->net)
 		return record_net_finish(&run->session, run->net, &run->err);
 	if (!ret && write_file)
-		ret = rec_session_write(&run->session, run->out_fd, &run->err);
+		ret = record_session_write(&run->session, run->out_fd, &run->err);
 	return ret;
 }
 
@@ -247,7 +247,7 @@ static int open_output(struct record_run *run)
 
 static void print_summary(struct record_run *run)
 {
-	struct rec_hints hints = { .pid_filter = run->plan->filter_command || run->plan->nr_pids };
+	struct record_hints hints = { .pid_filter = run->plan->filter_command || run->plan->nr_pids };
 	int i, j;
 
 	if (run->latency >= 0) {
@@ -261,7 +261,7 @@ static void print_summary(struct record_run *run)
 		for (j = 0; j < run->plan->instances[i].nr_events; j++)
 			if (run->plan->instances[i].events[j].filter)
 				hints.event_filter = true;
-	rec_status_summary(&run->status, &run->session, &hints,
+	record_status_summary(&run->status, &run->session, &hints,
 			   run->plan->net_target ? run->plan->net_target : output_path(run->plan));
 }
 
@@ -336,7 +336,7 @@ static int record_run(struct record_run *run)
 
 		ret = ret ? ret : r;
 	}
-	rec_session_close(&run->session);
+	record_session_close(&run->session);
 	record_net_free(run->net);
 	run->net = NULL;
 	trace_session_end(&run->trace, run->plan->keep);
@@ -370,7 +370,7 @@ static int run_command(const struct plan_command *cmd, int argc, char **argv,
 		ret = fn(&run);
 	plan_release(&plan);
 	strbuf_release(&run.err);
-	rec_session_release(&run.session);
+	record_session_release(&run.session);
 	return kt_result_of(ret);
 }
 
@@ -462,18 +462,18 @@ static int extract_run(struct record_run *run)
 	if (n < 0)
 		ret = n;
 	if (!ret)
-		ret = rec_session_init(&run->session, names, n, output_path(run->plan),
+		ret = record_session_init(&run->session, names, n, output_path(run->plan),
 				       run->plan->file_version, run->plan->compression);
 	run->session.events.all = true;
 	run->session.latency = run->latency >= 0;
 	if (run->extract.snapshot)
 		run->session.raw_file = "snapshot_raw";
 	if (!ret && !run->session.latency)
-		ret = rec_session_start(&run->session, &run->err);
+		ret = record_session_start(&run->session, &run->err);
 	if (!ret && !run->session.latency)
-		ret = rec_session_finish(&run->session, &run->err);
+		ret = record_session_finish(&run->session, &run->err);
 	if (!ret)
-		ret = rec_session_write(&run->session, run->out_fd, &run->err);
+		ret = record_session_write(&run->session, run->out_fd, &run->err);
 	if (run->latency >= 0)
 		free(names);	/* borrowed from the plan */
 	else

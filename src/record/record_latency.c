@@ -7,7 +7,7 @@
 #include "metadata.h"
 #include "record_latency.h"
 
-int rec_latency_store(struct dat_writer *w, const char *trace_path, const char *clock,
+int record_latency_store(struct dat_writer *w, const char *trace_path, const char *clock,
 		      struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;

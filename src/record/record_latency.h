@@ -14,7 +14,7 @@ struct dat_writer;
  * Reads the text at trace_path (an instance's `trace` file) and writes it as w's latency data
  * (dat_writer_latency), `clock` naming the instance's clock. 0 or -errno with a line in err.
  */
-int rec_latency_store(struct dat_writer *w, const char *trace_path, const char *clock,
+int record_latency_store(struct dat_writer *w, const char *trace_path, const char *clock,
 		      struct strbuf *err);
 
 #endif

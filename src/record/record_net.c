@@ -16,7 +16,7 @@ struct record_net {
 	bool udp;
 };
 
-static int send_metadata(struct rec_session *s, int buf, struct net_send *ns, struct strbuf *err)
+static int send_metadata(struct record_session *s, int buf, struct net_send *ns, struct strbuf *err)
 {
 	int fd = memfd_create("ktrace-metadata", MFD_CLOEXEC);
 	int ret = fd < 0 ? -errno : 0;
@@ -24,7 +24,7 @@ static int send_metadata(struct rec_session *s, int buf, struct net_send *ns, st
 	if (ret)
 		strbuf_addf(err, "cannot create a memfd for the metadata: %s", strerror(-ret));
 	if (!ret)
-		ret = rec_session_write_meta(s, buf, fd, err);
+		ret = record_session_write_meta(s, buf, fd, err);
 	if (!ret)
 		ret = net_send_metadata(ns, fd, err);
 	if (fd >= 0)
@@ -62,7 +62,7 @@ int record_net_connect(const char *target, bool udp, int nr_sessions, struct rec
 	return ret;
 }
 
-int record_net_start(struct rec_session *s, struct record_net *rn, struct strbuf *err)
+int record_net_start(struct record_session *s, struct record_net *rn, struct strbuf *err)
 {
 	int i, ret = 0;
 
@@ -87,13 +87,13 @@ int record_net_pollfds(const struct record_net *rn, struct pollfd *pfds, int max
 	return i;
 }
 
-int record_net_finish(struct rec_session *s, struct record_net *rn, struct strbuf *err)
+int record_net_finish(struct record_session *s, struct record_net *rn, struct strbuf *err)
 {
 	struct strbuf later = STRBUF_INIT;
 	int i, ret = 0;
 
 	/* The listener takes EOF on every data connection as the end of that CPU's data. */
-	rec_session_close(s);
+	record_session_close(s);
 	/* Every session gets its CLOSE; the first failure is the one reported. */
 	for (i = 0; i < rn->nr; i++) {
 		int r = net_send_close(rn->ns[i], ret ? &later : err);
@@ -104,14 +104,14 @@ int record_net_finish(struct rec_session *s, struct record_net *rn, struct strbu
 	return ret;
 }
 
-void record_net_delivered(const struct rec_session *s, const char *target, bool lost)
+void record_net_delivered(const struct record_session *s, const char *target, bool lost)
 {
 	int i, cpu;
 
 	fprintf(stderr, "ktrace record: -N %s: %s; delivered before that:\n", target,
 		lost ? "the listener went away" : "recording stopped on an error");
 	for (i = 0; i < s->nr_bufs; i++) {
-		const struct rec_buffer *b = &s->bufs[i];
+		const struct record_buffer *b = &s->bufs[i];
 
 		if (s->nr_bufs > 1)
 			fprintf(stderr, " session %d (%s%s):\n", i + 1,

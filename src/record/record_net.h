@@ -29,16 +29,16 @@ int record_net_connect(const char *target, bool udp, int nr_sessions, struct rec
  * Once tracefs is set up: sends session i the metadata of buffer i of s and hands its data
  * connections to that buffer's recorders.
  */
-int record_net_start(struct rec_session *s, struct record_net *rn, struct strbuf *err);
+int record_net_start(struct record_session *s, struct record_net *rn, struct strbuf *err);
 /* Fills up to max pollfds with the control connections (readable or hung up: gone); how many. */
 int record_net_pollfds(const struct record_net *rn, struct pollfd *pfds, int max);
 /* After the recorders finished: closes the data connections, then sends CLOSE to each session. */
-int record_net_finish(struct rec_session *s, struct record_net *rn, struct strbuf *err);
+int record_net_finish(struct record_session *s, struct record_net *rn, struct strbuf *err);
 /*
  * What reached the sockets, per session and CPU, for a recording cut short: lost when the
  * listener hung up, else by an error of the recorders.
  */
-void record_net_delivered(const struct rec_session *s, const char *target, bool lost);
+void record_net_delivered(const struct record_session *s, const char *target, bool lost);
 void record_net_free(struct record_net *rn);
 
 #endif

@@ -41,7 +41,7 @@ static char *output_dir(const char *output)
 	return dir;
 }
 
-int rec_session_init(struct rec_session *s, const char *const *names, int nr_names,
+int record_session_init(struct record_session *s, const char *const *names, int nr_names,
 		     const char *output, int version, enum kt_compression comp)
 {
 	int i, cpu;
@@ -57,7 +57,7 @@ int rec_session_init(struct rec_session *s, const char *const *names, int nr_nam
 		return -ENOMEM;
 	s->nr_bufs = nr_names;
 	for (i = 0; i < nr_names; i++) {
-		struct rec_buffer *b = &s->bufs[i];
+		struct record_buffer *b = &s->bufs[i];
 
 		b->name = names[i] ? strdup(names[i]) : NULL;
 		b->dir = instance_dir(names[i]);
@@ -105,7 +105,7 @@ static int parse_counter(const char *text, const char *key, uint64_t *out)
 	return 0;
 }
 
-int rec_read_counters(const char *dir, int cpu, struct cpu_counters *c)
+int record_read_counters(const char *dir, int cpu, struct cpu_counters *c)
 {
 	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
 	const char *t;
@@ -126,7 +126,7 @@ int rec_read_counters(const char *dir, int cpu, struct cpu_counters *c)
 	return ret;
 }
 
-static int start_cpu(struct rec_session *s, struct rec_buffer *b, struct rec_cpu *c,
+static int start_cpu(struct record_session *s, struct record_buffer *b, struct record_cpu *c,
 		     struct strbuf *err)
 {
 	struct recorder_config cfg = {
@@ -165,7 +165,7 @@ static int start_cpu(struct rec_session *s, struct rec_buffer *b, struct rec_cpu
 		cfg.spare_fd = c->spare_fd;
 		cfg.max_bytes = s->max_bytes;
 	}
-	rec_read_counters(b->dir, c->cpu, &c->start);
+	record_read_counters(b->dir, c->cpu, &c->start);
 	ret = recorder_start(&cfg, &c->rec);
 	/* A configured CPU that is not present has no ring buffer: nothing to record there. */
 	if (ret == -ENOENT || ret == -ENODEV)
@@ -190,7 +190,7 @@ static uint32_t read_buffer_kb(const char *dir)
 	return kb;
 }
 
-int rec_session_start(struct rec_session *s, struct strbuf *err)
+int record_session_start(struct record_session *s, struct strbuf *err)
 {
 	int i, cpu, ret = 0;
 
@@ -202,7 +202,7 @@ int rec_session_start(struct rec_session *s, struct strbuf *err)
 	return ret;
 }
 
-int rec_session_tids(const struct rec_session *s, pid_t **tids, int *nr)
+int record_session_tids(const struct record_session *s, pid_t **tids, int *nr)
 {
 	int i, cpu, n = 0;
 
@@ -217,20 +217,20 @@ int rec_session_tids(const struct rec_session *s, pid_t **tids, int *nr)
 	return 0;
 }
 
-int rec_session_finish(struct rec_session *s, struct strbuf *err)
+int record_session_finish(struct record_session *s, struct strbuf *err)
 {
 	int i, cpu, ret = 0;
 
 	for (i = 0; i < s->nr_bufs; i++) {
 		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
-			struct rec_cpu *c = &s->bufs[i].cpus[cpu];
+			struct record_cpu *c = &s->bufs[i].cpus[cpu];
 			int r;
 
 			if (!c->rec)
 				continue;
 			r = recorder_finish(c->rec);
 			recorder_get_stats(c->rec, &c->st);
-			rec_read_counters(s->bufs[i].dir, cpu, &c->end);
+			record_read_counters(s->bufs[i].dir, cpu, &c->end);
 			if (r && !ret) {
 				strbuf_addf(err, "recording %s/per_cpu/cpu%d: %s", s->bufs[i].dir,
 					    cpu, strerror(-r));
@@ -241,13 +241,13 @@ int rec_session_finish(struct rec_session *s, struct strbuf *err)
 	return ret;
 }
 
-static int fill_sources(struct rec_session *s, struct dat_buffer_source *src,
+static int fill_sources(struct record_session *s, struct dat_buffer_source *src,
 			struct dat_cpu_source *cpus)
 {
 	int i, cpu;
 
 	for (i = 0; i < s->nr_bufs; i++) {
-		struct rec_buffer *b = &s->bufs[i];
+		struct record_buffer *b = &s->bufs[i];
 
 		free(b->clock);
 		b->clock = meta_selected_clock(b->dir);
@@ -271,7 +271,7 @@ static int fill_sources(struct rec_session *s, struct dat_buffer_source *src,
 	return 0;
 }
 
-static int add_stats_options(struct rec_session *s, struct dat_writer *w)
+static int add_stats_options(struct record_session *s, struct dat_writer *w)
 {
 	int i, ret = 0;
 
@@ -284,7 +284,7 @@ static int add_stats_options(struct rec_session *s, struct dat_writer *w)
  * Everything before the CPU statistics and the data; the clocks are those of buffer `buf`.
  * A latency file has no TRACECLOCK option (metadata.h).
  */
-static int write_meta(struct rec_session *s, int buf, struct dat_writer *w, struct strbuf *err)
+static int write_meta(struct record_session *s, int buf, struct dat_writer *w, struct strbuf *err)
 {
 	int ret = meta_write_sections(w, s->bufs[buf].dir, &s->events, err);
 
@@ -296,9 +296,9 @@ static int write_meta(struct rec_session *s, int buf, struct dat_writer *w, stru
 }
 
 /* A latency tracer's file: the metadata, then buffer 0's `trace` text as the data. */
-static int write_latency(struct rec_session *s, struct dat_writer *w, struct strbuf *err)
+static int write_latency(struct record_session *s, struct dat_writer *w, struct strbuf *err)
 {
-	struct rec_buffer *b = &s->bufs[0];
+	struct record_buffer *b = &s->bufs[0];
 	char *path = NULL;
 	int ret = write_meta(s, 0, w, err);
 
@@ -307,14 +307,14 @@ static int write_latency(struct rec_session *s, struct dat_writer *w, struct str
 	if (!ret && (!b->clock || asprintf(&path, "%s/trace", b->dir) < 0))
 		ret = -ENOMEM;
 	if (!ret)
-		ret = rec_latency_store(w, path, b->clock, err);
+		ret = record_latency_store(w, path, b->clock, err);
 	if (!ret)
 		ret = dat_writer_finish(w, err);
 	free(path);
 	return ret;
 }
 
-static int write_all(struct rec_session *s, struct dat_writer *w, struct strbuf *err)
+static int write_all(struct record_session *s, struct dat_writer *w, struct strbuf *err)
 {
 	struct dat_buffer_source *src = calloc((size_t)s->nr_bufs + 1, sizeof(*src));
 	struct dat_cpu_source *cpus = calloc((size_t)(s->nr_bufs * s->nr_cpus) + 1,
@@ -337,7 +337,7 @@ static int write_all(struct rec_session *s, struct dat_writer *w, struct strbuf 
 }
 
 /* meta_buf: write only buffer meta_buf's metadata; -1: the whole file. */
-static int write_file(struct rec_session *s, int out_fd, int meta_buf, struct strbuf *err)
+static int write_file(struct record_session *s, int out_fd, int meta_buf, struct strbuf *err)
 {
 	struct dat_writer_config cfg = {
 		.version = s->version,
@@ -363,25 +363,25 @@ static int write_file(struct rec_session *s, int out_fd, int meta_buf, struct st
 	return ret;
 }
 
-int rec_session_write(struct rec_session *s, int out_fd, struct strbuf *err)
+int record_session_write(struct record_session *s, int out_fd, struct strbuf *err)
 {
 	return write_file(s, out_fd, -1, err);
 }
 
-int rec_session_write_meta(struct rec_session *s, int buf, int out_fd, struct strbuf *err)
+int record_session_write_meta(struct record_session *s, int buf, int out_fd, struct strbuf *err)
 {
 	if (buf < 0 || buf >= s->nr_bufs)
 		return -EINVAL;
 	return write_file(s, out_fd, buf, err);
 }
 
-void rec_session_close(struct rec_session *s)
+void record_session_close(struct record_session *s)
 {
 	int i, cpu;
 
 	for (i = 0; s->bufs && i < s->nr_bufs; i++) {
 		for (cpu = 0; s->bufs[i].cpus && cpu < s->nr_cpus; cpu++) {
-			struct rec_cpu *c = &s->bufs[i].cpus[cpu];
+			struct record_cpu *c = &s->bufs[i].cpus[cpu];
 
 			recorder_free(c->rec);
 			c->rec = NULL;
@@ -394,13 +394,13 @@ void rec_session_close(struct rec_session *s)
 	}
 }
 
-void rec_session_release(struct rec_session *s)
+void record_session_release(struct record_session *s)
 {
 	int i;
 
-	rec_session_close(s);
+	record_session_close(s);
 	for (i = 0; s->bufs && i < s->nr_bufs; i++) {
-		struct rec_buffer *b = &s->bufs[i];
+		struct record_buffer *b = &s->bufs[i];
 
 		free(b->cpus);
 		free(b->name);

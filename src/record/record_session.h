@@ -25,7 +25,7 @@ struct cpu_counters {
 	uint64_t read_events;
 };
 
-struct rec_cpu {
+struct record_cpu {
 	int cpu;
 	int fd;			/* temp file */
 	int spare_fd;		/* -m: the second temp file, else -1 */
@@ -34,22 +34,22 @@ struct rec_cpu {
 	struct cpu_counters start, end;
 };
 
-struct rec_buffer {
+struct record_buffer {
 	char *name;		/* NULL for the top instance */
 	char *dir;		/* its tracefs directory */
 	char *clock;
 	uint32_t page_size;
 	uint32_t buffer_kb;	/* buffer_size_kb while recording (undo may change it later) */
-	struct rec_cpu *cpus;
+	struct record_cpu *cpus;
 	/*
 	 * record -N: one socket per CPU that the recorders write raw pages to instead of temp
-	 * files; rec_session_start takes them over (the session closes them). NULL: temp files.
+	 * files; record_session_start takes them over (the session closes them). NULL: temp files.
 	 */
 	int *sink_fds;
 };
 
-struct rec_session {
-	struct rec_buffer *bufs;
+struct record_session {
+	struct record_buffer *bufs;
 	int nr_bufs;
 	int nr_cpus;
 	int version;
@@ -65,30 +65,30 @@ struct rec_session {
 };
 
 /* `names[i]` NULL for the top instance. */
-int rec_session_init(struct rec_session *s, const char *const *names, int nr_names,
+int record_session_init(struct record_session *s, const char *const *names, int nr_names,
 		     const char *output, int version, enum kt_compression comp);
-int rec_session_start(struct rec_session *s, struct strbuf *err);
+int record_session_start(struct record_session *s, struct strbuf *err);
 /* Thread ids of every recorder (malloc'd), for the notrace pid filter. */
-int rec_session_tids(const struct rec_session *s, pid_t **tids, int *nr);
+int record_session_tids(const struct record_session *s, pid_t **tids, int *nr);
 /* Finishes every recorder (call with tracing off); first error or 0. */
-int rec_session_finish(struct rec_session *s, struct strbuf *err);
+int record_session_finish(struct record_session *s, struct strbuf *err);
 /*
  * Writes the trace.dat to out_fd: metadata, options, every buffer; with `latency`, buffer 0's
  * `trace` text instead (record_latency.h).
  */
-int rec_session_write(struct rec_session *s, int out_fd, struct strbuf *err);
+int record_session_write(struct record_session *s, int out_fd, struct strbuf *err);
 /*
  * Writes the file of buffer `buf` alone up to its CPU data (record -N sends this to the listener
  * before recording): metadata, DATE, options; no CPU statistics, which only exist at the end.
  */
-int rec_session_write_meta(struct rec_session *s, int buf, int out_fd, struct strbuf *err);
+int record_session_write_meta(struct record_session *s, int buf, int out_fd, struct strbuf *err);
 /*
  * Stops using tracefs and the temp files (an instance with an open trace_pipe_raw cannot be
  * removed); the counters stay for the summary.
  */
-void rec_session_close(struct rec_session *s);
-void rec_session_release(struct rec_session *s);
+void record_session_close(struct record_session *s);
+void record_session_release(struct record_session *s);
 
-int rec_read_counters(const char *dir, int cpu, struct cpu_counters *c);
+int record_read_counters(const char *dir, int cpu, struct cpu_counters *c);
 
 #endif

@@ -31,7 +31,7 @@ static const char *human(double bytes, char *buf, size_t size)
 	return buf;
 }
 
-void rec_status_begin(struct rec_status *st, bool quiet)
+void record_status_begin(struct record_status *st, bool quiet)
 {
 	memset(st, 0, sizeof(*st));
 	st->quiet = quiet;
@@ -39,12 +39,12 @@ void rec_status_begin(struct rec_status *st, bool quiet)
 	clock_gettime(CLOCK_MONOTONIC, &st->t0);
 }
 
-static uint64_t lost_of(const struct rec_cpu *c, const struct cpu_counters *now)
+static uint64_t lost_of(const struct record_cpu *c, const struct cpu_counters *now)
 {
 	return (now->overrun - c->start.overrun) + (now->dropped - c->start.dropped);
 }
 
-void rec_status_tick(struct rec_status *st, const struct rec_session *s)
+void record_status_tick(struct record_status *st, const struct record_session *s)
 {
 	uint64_t bytes = 0, events = 0;
 	char line[512], b1[32];
@@ -59,14 +59,14 @@ void rec_status_tick(struct rec_status *st, const struct rec_session *s)
 	line[0] = '\0';
 	for (i = 0; i < s->nr_bufs; i++) {
 		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
-			const struct rec_cpu *c = &s->bufs[i].cpus[cpu];
+			const struct record_cpu *c = &s->bufs[i].cpus[cpu];
 			struct recorder_stats rs;
 			struct cpu_counters now = { 0 };
 
 			if (!c->rec)
 				continue;
 			recorder_get_stats(c->rec, &rs);
-			rec_read_counters(s->bufs[i].dir, cpu, &now);
+			record_read_counters(s->bufs[i].dir, cpu, &now);
 			bytes += rs.raw_bytes;
 			events += now.read_events - c->start.read_events;
 			if (i == 0 && len < sizeof(line) - 32)
@@ -85,7 +85,7 @@ void rec_status_tick(struct rec_status *st, const struct rec_session *s)
 	st->last_events = events;
 }
 
-void rec_status_end(struct rec_status *st)
+void record_status_end(struct record_status *st)
 {
 	st->seconds = now_since(&st->t0);
 	if (st->drawn)
@@ -108,7 +108,7 @@ static double self_cpu(void)
  * the share that was lost, and at least twice the size (the next power of two), absorbs such a
  * lag. Sizing it to the whole trace would ask for gigabytes on a long recording.
  */
-static void lost_advice(const struct rec_buffer *b, const struct rec_cpu *c, uint64_t events,
+static void lost_advice(const struct record_buffer *b, const struct record_cpu *c, uint64_t events,
 			uint64_t lost, double seconds)
 {
 	uint64_t kb = b->buffer_kb ? b->buffer_kb : 1024, sugg = 1024;
@@ -125,7 +125,7 @@ static void lost_advice(const struct rec_buffer *b, const struct rec_cpu *c, uin
 		(unsigned long long)sugg);
 }
 
-static void nothing_recorded(const struct rec_hints *hints)
+static void nothing_recorded(const struct record_hints *hints)
 {
 	fprintf(stderr, "ktrace record: no events were recorded: ");
 	if (hints->pid_filter)
@@ -138,8 +138,8 @@ static void nothing_recorded(const struct rec_hints *hints)
 				"was switched off by someone else)\n");
 }
 
-void rec_status_summary(const struct rec_status *st, const struct rec_session *s,
-			const struct rec_hints *hints, const char *output)
+void record_status_summary(const struct record_status *st, const struct record_session *s,
+			const struct record_hints *hints, const char *output)
 {
 	uint64_t total_events = 0, total_raw = 0;
 	char b1[32], b2[32], size[48];
@@ -147,13 +147,13 @@ void rec_status_summary(const struct rec_status *st, const struct rec_session *s
 	int i, cpu;
 
 	for (i = 0; i < s->nr_bufs; i++) {
-		const struct rec_buffer *b = &s->bufs[i];
+		const struct record_buffer *b = &s->bufs[i];
 
 		if (!st->quiet)
 			fprintf(stderr, "%s%s  CPU      events        bytes      in file   lost\n",
 				b->name ? "instance " : "", b->name ? b->name : "");
 		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
-			const struct rec_cpu *c = &b->cpus[cpu];
+			const struct record_cpu *c = &b->cpus[cpu];
 			uint64_t ev = c->end.read_events - c->start.read_events;
 			uint64_t lost = lost_of(c, &c->end);
 

@@ -11,9 +11,9 @@
 #include <stdint.h>
 #include <time.h>
 
-struct rec_session;
+struct record_session;
 
-struct rec_status {
+struct record_status {
 	bool line;		/* a status line is being drawn (stderr is a terminal, no -q) */
 	bool quiet;
 	struct timespec t0;
@@ -24,15 +24,15 @@ struct rec_status {
 };
 
 /* Why nothing may have been recorded, filled by the command from its plan. */
-struct rec_hints {
+struct record_hints {
 	bool pid_filter;
 	bool event_filter;
 };
 
-void rec_status_begin(struct rec_status *st, bool quiet);
-void rec_status_tick(struct rec_status *st, const struct rec_session *s);
-void rec_status_end(struct rec_status *st);
-void rec_status_summary(const struct rec_status *st, const struct rec_session *s,
-			const struct rec_hints *hints, const char *output);
+void record_status_begin(struct record_status *st, bool quiet);
+void record_status_tick(struct record_status *st, const struct record_session *s);
+void record_status_end(struct record_status *st);
+void record_status_summary(const struct record_status *st, const struct record_session *s,
+			const struct record_hints *hints, const char *output);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include "ktrace/options.h"
 #include "ktrace/plan.h"
+#include "record_extract.h"
 
 #define MAX_ARGS 16
 
@@ -41,6 +42,12 @@ static int parse_argv(struct plan *plan, const char *cmd, const char *const *arg
 	while (*args && argc < MAX_ARGS)
 		argv[argc++] = (char *)*args++;
 	argv[argc] = NULL;
+	/* extract's and stream's own rows need somewhere to go; these tests give none of them */
+	if (plan_command_named(cmd)->option) {
+		struct extract_args x = { 0 };
+
+		return plan_parse_own(plan_command_named(cmd), &x, argc, argv, plan);
+	}
 	return plan_parse(plan_command_named(cmd), argc, argv, plan);
 }
 

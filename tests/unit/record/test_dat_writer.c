@@ -3,7 +3,7 @@
  * The trace.dat writer, read back by ktrace's reader: for v6 and v7 with each compression, two
  * buffers (the top one with an empty CPU, an instance), the pages must come back byte for byte
  * and the layout facts (version, compression, buffer names, clocks, options) must match.
- * A latency tracer's text, stored by record's rec_latency_store from a file, must read back
+ * A latency tracer's text, stored by record's record_latency_store from a file, must read back
  * unchanged. (The metadata-only end that record -N sends: tests/unit/dat/test_append.c.)
  */
 #include <setjmp.h>
@@ -247,7 +247,7 @@ static void latency_trip(int version, enum kt_compression comp)
 	close(tfd);
 	assert_int_equal(dat_writer_open(fd, &cfg, &w, &err), 0);
 	write_metadata(w);
-	if (rec_latency_store(w, text_path, "global", &err) || dat_writer_finish(w, &err))
+	if (record_latency_store(w, text_path, "global", &err) || dat_writer_finish(w, &err))
 		fail_msg("%s", strbuf_str(&err));
 	dat_writer_free(w);
 	close(fd);
@@ -291,7 +291,7 @@ static void test_latency_unreadable(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(dat_writer_open(fd, &cfg, &w, &err), 0);
 	write_metadata(w);
-	assert_int_equal(rec_latency_store(w, "/nonexistent/trace", "local", &err), -ENOENT);
+	assert_int_equal(record_latency_store(w, "/nonexistent/trace", "local", &err), -ENOENT);
 	assert_non_null(strstr(strbuf_str(&err), "cannot read /nonexistent/trace"));
 	dat_writer_free(w);
 	close(fd);
