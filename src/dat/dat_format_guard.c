@@ -4,8 +4,9 @@
  * before tep_parse_event() sees them; such an event is then counted as a parse failure, as
  * one the library rejects itself. Six damages are known (tests/fuzz/regressions/dat and format):
  *
- * - A '/' or '%' whose divisor is a zero constant or a bare word (strtoull() makes it 0): the
- *   parser folds "atom / atom" at once and the printer divides by the constant: SIGFPE.
+ * - A '/' or '%' whose divisor is a zero constant, a bare word or a quoted literal
+ *   (strtoull() makes them 0): the parser folds "atom / atom" at once and the printer
+ *   divides by the constant: SIGFPE.
  * - __print_flags() or __print_symbolic() on REC->NAME where the event has no field NAME:
  *   the parser marks the field it did not find, through a NULL pointer.
  * - A field declared "NAME[" with nothing after the '[' but blanks before the end of the text
@@ -74,6 +75,9 @@ static int zero_divisor(const char *op, const char *end)
 
 	while (p < end && *p == '(')
 		p = skip_space(p + 1, end);
+	/* a string or char literal divides as the number it reads as: 0 (x / "+", fuzz_dat) */
+	if (p < end && (*p == '"' || *p == '\''))
+		return 1;
 	for (w = p; w < end && is_word(*w); w++)
 		;
 	len = (size_t)(w - p);

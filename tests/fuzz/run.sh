@@ -4,6 +4,9 @@
 # undefined behaviour, leaving the input that caused it where the log says.
 # usage: run.sh TARGET SEEDS_DIR SECONDS [CORPUS_DIR]
 #   CORPUS_DIR keeps what the fuzzer found between runs (scripts/fuzz); default: a temp dir.
+#   FUZZ_SEED: libFuzzer's -seed, 1 by default, so that the suite's run walks the same inputs
+#   every time (a test that passed passes again; a slower machine walks a prefix of them) and
+#   a new crash is found by scripts/fuzz's long runs (random seeds), not by chance in CI.
 set -eu
 bin=$1 seeds=$2 secs=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,6 +29,7 @@ set --
 # libtraceevent leaks on most damaged formats: libFuzzer's leak check after each such input
 # (run it again, scan the heap) would only find the library's leaks, at 6 times the cost
 [ "$name" = fuzz_format ] && set -- "$@" -detect_leaks=0
+set -- "$@" -seed="${FUZZ_SEED:-1}"
 # A hang is caught by the targets' CPU budget (fuzz_cpu_budget.c, 10 s of CPU per input), which
 # load does not inflate; the wall-clock -timeout only catches an input that blocks.
 # Inputs up to 32 KB: the seeds' metadata and pages; larger ones mostly cost time.
