@@ -309,3 +309,37 @@ void dat_format_parse_failed(void)
 	tep_parse_event(tep, reset, sizeof(reset) - 1, "ktrace");
 	tep_free(tep);
 }
+
+/* The decimal number right after key in [p, end), or -1 (key missing, no digits). */
+static long long number_after(const char *p, const char *end, const char *key)
+{
+	const char *k = memmem(p, (size_t)(end - p), key, strlen(key));
+	long long v = 0;
+
+	if (!k)
+		return -1;
+	k += strlen(key);
+	if (k >= end || *k < '0' || *k > '9')
+		return -1;
+	for (; k < end && *k >= '0' && *k <= '9' && v < (1LL << 40); k++)
+		v = v * 10 + (*k - '0');
+	return v;
+}
+
+int dat_format_fits(const char *fmt, size_t size, uint32_t record_max)
+{
+	const char *end = fmt + size, *p = fmt, *eol;
+	long long off, len;
+
+	while (p < end && (p = memmem(p, (size_t)(end - p), "field:", 6))) {
+		eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		off = number_after(p, eol, "offset:");
+		len = number_after(p, eol, "size:");
+		if (off >= 0 && len >= 0 && off + len > (long long)record_max)
+			return 0;
+		p = eol;
+	}
+	return 1;
+}

@@ -160,6 +160,11 @@ void dat_parse_trace_clock(struct dat_file *df, const char *text, size_t len);
 
 /* 0 for an event format that would crash libtraceevent (dat_format_guard.c) */
 int dat_format_is_safe(const char *fmt, size_t size);
+/*
+ * 0 when a field of the format ends past record_max (the file's page size): no record can hold
+ * it, and printing one reads that far past the record (fuzz_format: offset 99932).
+ */
+int dat_format_fits(const char *fmt, size_t size, uint32_t record_max);
 /* after libtraceevent failed on a format's text: the next parse must not inherit its state */
 void dat_format_parse_failed(void);
 

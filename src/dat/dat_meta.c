@@ -78,7 +78,8 @@ static int parse_format(struct dat_in *in, const char *system, struct strbuf *er
 		return ret;
 	if (!in->df->tep)
 		return 0;
-	if (!dat_format_is_safe((const char *)p, size)) {
+	if (!dat_format_is_safe((const char *)p, size) ||
+	    (in->df->page_size && !dat_format_fits((const char *)p, size, in->df->page_size))) {
 		in->df->parse_failures++;
 	} else if (tep_parse_format(in->df->tep, &event, (const char *)p, size, system)) {
 		in->df->parse_failures++;

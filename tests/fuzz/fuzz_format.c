@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nul = memchr(text, 0, size - 1);
 	len = nul ? (size_t)(nul - (const uint8_t *)text) : size - 1;
 	/* what the reader does not hand to the library, the library never sees */
-	if (!dat_format_is_safe(text, len))
+	if (!dat_format_is_safe(text, len) || !dat_format_fits(text, len, PAGE))
 		return 0;
 	tep = tep_alloc();
 	if (!tep)
