@@ -39,12 +39,18 @@ bench_build() {
 	build_tool loadgen loadgen.c -pthread
 	build_tool runstat runstat.c
 	build_tool tcshim.so tcshim.c -shared -fPIC -ldl
-	# evcount links ktrace's own reader; rebuild it whenever the library changed.
-	if [ ! -x "$TOOLS/evcount" ] || [ "$BUILD/libktrace-core.a" -nt "$TOOLS/evcount" ] ||
-	   [ "$BENCH_DIR/evcount.c" -nt "$TOOLS/evcount" ]; then
-		# shellcheck disable=SC2046
+	# evcount links ktrace's own reader (the report, dat and util layers, in that order);
+	# rebuild it whenever one of them changed.
+	local libs="$BUILD/libktrace-report.a $BUILD/libktrace-dat.a $BUILD/libktrace-util.a" lib
+	local stale=no
+	[ -x "$TOOLS/evcount" ] && [ ! "$BENCH_DIR/evcount.c" -nt "$TOOLS/evcount" ] || stale=yes
+	for lib in $libs; do
+		[ "$lib" -nt "$TOOLS/evcount" ] && stale=yes
+	done
+	if [ $stale = yes ]; then
+		# shellcheck disable=SC2046,SC2086
 		cc -O2 -Wall -D_GNU_SOURCE -I"$REPO/include" -o "$TOOLS/evcount" \
-			"$BENCH_DIR/evcount.c" "$BUILD/libktrace-core.a" \
+			"$BENCH_DIR/evcount.c" $libs \
 			$(pkg-config --cflags --libs libtracefs libtraceevent zlib libzstd) \
 			-pthread -lm || die "cannot build evcount"
 	fi
