@@ -55,6 +55,7 @@ struct dat_section {
 
 /* What the metadata holds, as `trace-cmd dump` summarizes it. */
 struct dat_meta_summary {
+	uint64_t header_page_offset;	/* where the header_page text starts in the file */
 	uint64_t header_page_size;
 	uint64_t header_event_size;
 	uint32_t nr_ftrace_events;

@@ -38,6 +38,8 @@ int dat_meta_header_info(struct dat_in *in, struct strbuf *err)
 	ret = expect_tag(in, "header_page", err);
 	if (!ret)
 		ret = dat_in_u64(in, &size, err);
+	/* a position in decompressed data is no file offset: the section's start is */
+	df->meta.header_page_offset = in->base + (in->in_compressed ? 0 : in->pos);
 	if (!ret)
 		ret = dat_in_blob(in, size, &p, err);
 	if (ret)

@@ -55,8 +55,9 @@ int cpu_cursor_open(struct dat_file *df, int buffer, int cpu_index, struct cpu_c
 	if (!tep || tep_get_header_timestamp_size(tep) != 8) {
 		if (err) {
 			strbuf_reset(err);
-			strbuf_addf(err, "%s: section HEADER_INFO: the page header has no 8-byte "
-				    "timestamp", dat_file_path(df));
+			strbuf_addf(err, "%s: section HEADER_INFO at offset %llu: the page header "
+				    "has no 8-byte timestamp", dat_file_path(df),
+				    (unsigned long long)dat_file_meta(df)->header_page_offset);
 		}
 		return -EBADMSG;
 	}
