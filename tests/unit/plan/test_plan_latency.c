@@ -17,21 +17,9 @@
 
 #include "ktrace/options.h"
 #include "ktrace/plan.h"
-#include "record_extract.h"
+#include "plan_test.h"
 
 #define MAX_ARGS 16
-
-/* The plan command of that name, as the dispatcher would run it */
-static const struct plan_command *plan_command_named(const char *name)
-{
-	if (!strcmp(name, "extract"))
-		return &plan_cmd_extract;
-	if (!strcmp(name, "start"))
-		return &plan_cmd_start;
-	if (!strcmp(name, "stream"))
-		return &plan_cmd_stream;
-	return &plan_cmd_record;
-}
 
 static int parse_argv(struct plan *plan, const char *cmd, const char *const *args)
 {
@@ -42,13 +30,7 @@ static int parse_argv(struct plan *plan, const char *cmd, const char *const *arg
 	while (*args && argc < MAX_ARGS)
 		argv[argc++] = (char *)*args++;
 	argv[argc] = NULL;
-	/* extract's and stream's own rows need somewhere to go; these tests give none of them */
-	if (plan_command_named(cmd)->option) {
-		struct extract_args x = { 0 };
-
-		return plan_parse_own(plan_command_named(cmd), &x, argc, argv, plan);
-	}
-	return plan_parse(plan_command_named(cmd), argc, argv, plan);
+	return plan_test_parse(plan, argc, argv);
 }
 
 /* plan_check_latency's return value and the one line it printed to stderr. */

@@ -12,21 +12,9 @@
 #include "ktrace/options.h"
 #include "ktrace/plan.h"
 #include "ktrace/strv.h"
-#include "record_extract.h"
+#include "plan_test.h"
 
 #define MAX_ARGS 64
-
-/* The plan command of that name, as the dispatcher would run it */
-static const struct plan_command *plan_command_named(const char *name)
-{
-	if (!strcmp(name, "extract"))
-		return &plan_cmd_extract;
-	if (!strcmp(name, "start"))
-		return &plan_cmd_start;
-	if (!strcmp(name, "stream"))
-		return &plan_cmd_stream;
-	return &plan_cmd_record;
-}
 
 /* Parses a NULL-terminated list of arguments after the command name. */
 static int parse_args(struct plan *plan, const char *cmd, ...)
@@ -42,14 +30,7 @@ static int parse_args(struct plan *plan, const char *cmd, ...)
 		argv[argc++] = (char *)a;
 	va_end(ap);
 	argv[argc] = NULL;
-	if (!strcmp(cmd, "stream")) {
-		char **filters = NULL;
-		int ret = plan_parse_own(&plan_cmd_stream, &filters, argc, argv, plan);
-
-		strv_free(filters);
-		return ret;
-	}
-	return plan_parse(plan_command_named(cmd), argc, argv, plan);
+	return plan_test_parse(plan, argc, argv);
 }
 
 static void test_defaults(void **state)
