@@ -70,6 +70,12 @@ struct profile_task {
 	int nr_merged;			/* --by-comm: tasks in this row (pid: the lowest) */
 };
 
+/* What the trace says a CPU runs: idle since its last switch went to pid 0 */
+struct profile_cpu {
+	bool idle;
+	uint64_t since;			/* that last switch */
+};
+
 struct profile {
 	uint64_t first_ts, last_ts;
 	bool have_ts;
@@ -78,13 +84,16 @@ struct profile {
 	void *root;			/* tsearch() index of tasks by pid */
 	bool stacks;			/* the file has kernel_stack events */
 	bool by_comm;			/* the rows are names (profile_by_comm) */
+	struct profile_cpu *cpus;	/* by CPU number */
+	size_t nr_cpus, alloc_cpus;
 };
 
 /* Every event's timestamp, so that the file's first and last are known. */
 void profile_note_ts(struct profile *p, uint64_t ts);
-/* sched_switch; prev_state is the raw field. 0 or -ENOMEM. */
-int profile_switch(struct profile *p, uint64_t ts, int prev_pid, const char *prev_comm,
-		   unsigned long long prev_state, int next_pid, const char *next_comm);
+/* sched_switch on `cpu`; prev_state is the raw field. 0 or -ENOMEM. */
+int profile_switch(struct profile *p, unsigned int cpu, uint64_t ts, int prev_pid,
+		   const char *prev_comm, unsigned long long prev_state, int next_pid,
+		   const char *next_comm);
 /*
  * sched_waking, sched_wakeup, or (new) sched_process_fork's child and sched_wakeup_new: a task
  * that never ran.

@@ -56,7 +56,7 @@ static int read_switch(struct profile_reader *rd, const struct tep_record *r)
 {
 	char prev[32], next[32];
 
-	return profile_switch(rd->p, r->ts, (int)num(rd->sw.prev_pid, r),
+	return profile_switch(rd->p, (unsigned int)r->cpu, r->ts, (int)num(rd->sw.prev_pid, r),
 			      comm_of(rd->sw.prev_comm, r, prev, sizeof(prev)),
 			      num(rd->sw.prev_state, r), (int)num(rd->sw.next_pid, r),
 			      comm_of(rd->sw.next_comm, r, next, sizeof(next)));

@@ -17,7 +17,26 @@ keep_cpus_busy	# every wakeup of the helper must end in a recorded switch-in
 
 fail() {
 	echo "FAIL [profile]: $*" >&2
+	[ -s "$W/t.dat" ] && explain >&2
 	exit 1
+}
+
+# What the recording holds that bears on the figures: per CPU, switches into and out of the idle
+# task (a kernel that drops the latter hides switch-ins), lost events, the helper's own switches
+explain() {
+	"$K" report "$W/t.dat" 2> /dev/null | awk -v pid="${pid:-none}" '
+		/sched_switch:/ {
+			match($0, /\[[0-9]+\]/)
+			cpu = substr($0, RSTART + 1, RLENGTH - 2)
+			if ($0 ~ /==> swapper/) into[cpu]++
+			if ($0 ~ /sched_switch: +swapper/) out[cpu]++
+			if ($0 ~ (":" pid " ")) mine++
+		}
+		/LOST|lost/ { lost++ }
+		END {
+			for (c in into) printf "  cpu %s: %d switches into idle, %d out\n", c, into[c], out[c]
+			printf "  %d lost-event marks, %d switches of pid %s\n", lost, mine, pid
+		}'
 }
 
 # FILE PYTHON-EXPR over t (the task of $pid in the --profile JSON): prints the value

@@ -59,15 +59,15 @@ static void test_states(void **state)
 	profile_note_ts(&p, 140);
 	assert_int_equal(profile_wakeup(&p, 140, 2, "b", true), 0);
 	profile_note_ts(&p, 150);
-	assert_int_equal(profile_switch(&p, 150, 1, "a", S, 2, "b"), 0);
+	assert_int_equal(profile_switch(&p, 0, 150, 1, "a", S, 2, "b"), 0);
 	profile_note_ts(&p, 400);
 	assert_int_equal(profile_wakeup(&p, 400, 1, "a", false), 0);
 	/* sched_wakeup after sched_waking: the same wakeup, the first one counts */
 	assert_int_equal(profile_wakeup(&p, 405, 1, "a", false), 0);
-	assert_int_equal(profile_switch(&p, 420, 2, "b", 0, 1, "a"), 0);
-	assert_int_equal(profile_switch(&p, 500, 1, "a", R_PLUS, 2, "b"), 0);
-	assert_int_equal(profile_switch(&p, 530, 2, "b", DEAD, 1, "a"), 0);
-	assert_int_equal(profile_switch(&p, 600, 1, "a", D, 0, "swapper/0"), 0);
+	assert_int_equal(profile_switch(&p, 0, 420, 2, "b", 0, 1, "a"), 0);
+	assert_int_equal(profile_switch(&p, 0, 500, 1, "a", R_PLUS, 2, "b"), 0);
+	assert_int_equal(profile_switch(&p, 0, 530, 2, "b", DEAD, 1, "a"), 0);
+	assert_int_equal(profile_switch(&p, 0, 600, 1, "a", D, 0, "swapper/0"), 0);
 	profile_note_ts(&p, 1000);
 	assert_int_equal(profile_finish(&p), 0);
 
@@ -104,20 +104,20 @@ static void test_stacks(void **state)
 
 	(void)state;
 	profile_note_ts(&p, 0);
-	assert_int_equal(profile_switch(&p, 0, 0, "swapper/0", 0, 3, "c"), 0);
+	assert_int_equal(profile_switch(&p, 0, 0, 0, "swapper/0", 0, 3, "c"), 0);
 	assert_int_equal(profile_stack(&p, 3, y, 3), 0);
-	assert_int_equal(profile_switch(&p, 10, 3, "c", S, 0, "swapper/0"), 0);
+	assert_int_equal(profile_switch(&p, 0, 10, 3, "c", S, 0, "swapper/0"), 0);
 	assert_int_equal(profile_stack(&p, 3, x, 2), 0);
 	assert_int_equal(profile_wakeup(&p, 20, 3, "c", false), 0);
-	assert_int_equal(profile_switch(&p, 20, 0, "swapper/0", 0, 3, "c"), 0);
-	assert_int_equal(profile_switch(&p, 30, 3, "c", S, 0, "swapper/0"), 0);
+	assert_int_equal(profile_switch(&p, 0, 20, 0, "swapper/0", 0, 3, "c"), 0);
+	assert_int_equal(profile_switch(&p, 0, 30, 3, "c", S, 0, "swapper/0"), 0);
 	assert_int_equal(profile_wakeup(&p, 60, 3, "c", false), 0);
 	assert_int_equal(profile_stack(&p, 3, x, 2), 0);
-	assert_int_equal(profile_switch(&p, 61, 0, "swapper/0", 0, 3, "c"), 0);
-	assert_int_equal(profile_switch(&p, 70, 3, "c", D, 0, "swapper/0"), 0);
+	assert_int_equal(profile_switch(&p, 0, 61, 0, "swapper/0", 0, 3, "c"), 0);
+	assert_int_equal(profile_switch(&p, 0, 70, 3, "c", D, 0, "swapper/0"), 0);
 	assert_int_equal(profile_stack(&p, 3, y, 3), 0);
 	assert_int_equal(profile_wakeup(&p, 95, 3, "c", false), 0);
-	assert_int_equal(profile_switch(&p, 95, 0, "swapper/0", 0, 3, "c"), 0);
+	assert_int_equal(profile_switch(&p, 0, 95, 0, "swapper/0", 0, 3, "c"), 0);
 	profile_note_ts(&p, 100);
 	assert_int_equal(profile_finish(&p), 0);
 
@@ -135,6 +135,36 @@ static void test_stacks(void **state)
 	profile_release(&p);
 }
 
+/*
+ * A kernel that drops the switch out of the idle task (the test VM's does, on one CPU): the task
+ * woken onto the idle CPU ran from its wakeup on, and was preempted later on another idle CPU.
+ */
+static void test_idle_switch_lost(void **state)
+{
+	struct profile p = { 0 };
+	const struct profile_task *t;
+
+	(void)state;
+	profile_note_ts(&p, 0);
+	assert_int_equal(profile_switch(&p, 1, 0, 0, "swapper/1", 0, 5, "t"), 0);
+	assert_int_equal(profile_switch(&p, 1, 100, 5, "t", S, 0, "swapper/1"), 0);
+	assert_int_equal(profile_wakeup(&p, 200, 5, "t", false), 0);
+	/* swapper/1 ==> t at ~200 is missing */
+	assert_int_equal(profile_switch(&p, 1, 500, 5, "t", 0, 7, "u"), 0);
+	/* CPU 0 went idle at 550, t (preempted at 500) moved there: that switch is missing too */
+	assert_int_equal(profile_switch(&p, 0, 550, 7, "u", S, 0, "swapper/0"), 0);
+	assert_int_equal(profile_switch(&p, 0, 700, 5, "t", S, 0, "swapper/0"), 0);
+	profile_note_ts(&p, 700);
+	assert_int_equal(profile_finish(&p), 0);
+
+	t = task(&p, 5);
+	check_sum(&t->sum[PROFILE_RUN], 100 + 300 + 150, 3, 300);
+	check_sum(&t->sum[PROFILE_SLEEP], 100, 2, 100);	/* the last one ends with the file */
+	check_sum(&t->sum[PROFILE_WAIT], 0, 1, 0);
+	check_sum(&t->sum[PROFILE_PREEMPT], 50, 1, 50);
+	profile_release(&p);
+}
+
 /* A task first seen switched in was off CPU since the file's start for an unknown reason. */
 static void test_clipped(void **state)
 {
@@ -143,7 +173,7 @@ static void test_clipped(void **state)
 
 	(void)state;
 	profile_note_ts(&p, 1000);
-	assert_int_equal(profile_switch(&p, 1300, 0, "swapper/1", 0, 7, "late"), 0);
+	assert_int_equal(profile_switch(&p, 0, 1300, 0, "swapper/1", 0, 7, "late"), 0);
 	profile_note_ts(&p, 2000);
 	assert_int_equal(profile_finish(&p), 0);
 	t = task(&p, 7);
@@ -165,15 +195,15 @@ static void by_comm_sequence(struct profile *p)
 		       y[] = { 0xffffffff81000010ULL, 0xffffffff81000300ULL };
 
 	profile_note_ts(p, 0);
-	assert_int_equal(profile_switch(p, 0, 0, "swapper/0", 0, 10, "w"), 0);
-	assert_int_equal(profile_switch(p, 10, 10, "w", S, 11, "w"), 0);
+	assert_int_equal(profile_switch(p, 0, 0, 0, "swapper/0", 0, 10, "w"), 0);
+	assert_int_equal(profile_switch(p, 0, 10, 10, "w", S, 11, "w"), 0);
 	assert_int_equal(profile_stack(p, 10, x, 2), 0);
-	assert_int_equal(profile_switch(p, 25, 11, "w", S, 12, "v"), 0);
+	assert_int_equal(profile_switch(p, 0, 25, 11, "w", S, 12, "v"), 0);
 	assert_int_equal(profile_stack(p, 11, x, 2), 0);
 	assert_int_equal(profile_wakeup(p, 30, 10, "w", false), 0);
-	assert_int_equal(profile_switch(p, 40, 12, "v", R_PLUS, 10, "w"), 0);
+	assert_int_equal(profile_switch(p, 0, 40, 12, "v", R_PLUS, 10, "w"), 0);
 	assert_int_equal(profile_wakeup(p, 50, 11, "w", false), 0);
-	assert_int_equal(profile_switch(p, 60, 10, "w", D, 11, "w"), 0);
+	assert_int_equal(profile_switch(p, 0, 60, 10, "w", D, 11, "w"), 0);
 	assert_int_equal(profile_stack(p, 10, y, 2), 0);
 	profile_note_ts(p, 100);
 	assert_int_equal(profile_finish(p), 0);
@@ -296,6 +326,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_states),
 		cmocka_unit_test(test_stacks),
+		cmocka_unit_test(test_idle_switch_lost),
 		cmocka_unit_test(test_clipped),
 		cmocka_unit_test(test_by_comm),
 		cmocka_unit_test(test_corpus),
