@@ -203,6 +203,8 @@ void dat_file_add_ts_offset(struct dat_file *df, int64_t offset);
  * merge_open() calls it; calling it again does nothing.
  */
 void dat_file_add_blk_event(struct dat_file *df);
+/* The same for a tep of the live tracefs (stream), which has no format for them either */
+void dat_tep_add_blk_event(struct tep_handle *tep);
 /* Formats that libtraceevent failed to parse. */
 int dat_file_parse_failures(const struct dat_file *df);
 

@@ -82,7 +82,10 @@ int trace_session_go(struct trace_session *s, struct strbuf *err);
 bool trace_session_signalled(struct trace_session *s);
 enum session_end trace_session_wait(struct trace_session *s, const struct session_wait *w);
 void trace_session_stop(struct trace_session *s);
-/* keep: leave the settings as applied (start, record -k); else restore them. */
-void trace_session_end(struct trace_session *s, bool keep);
+/*
+ * keep: leave the settings as applied (start, record -k); else restore them. A setting that
+ * cannot be put back (a reader still holds the buffer: EBUSY) is named in err; -errno.
+ */
+int trace_session_end(struct trace_session *s, bool keep, struct strbuf *err);
 
 #endif

@@ -66,6 +66,8 @@ int tfs_undo_new(struct tfs_undo **out);
  * open/write/close/rmdir/unlink on paths prepared in advance) and idempotent.
  */
 int tfs_undo_restore(struct tfs_undo *undo);
+/* After a failed tfs_undo_restore(): the file it could not put back first (or NULL). */
+const char *tfs_undo_failed_path(const struct tfs_undo *undo);
 /* Forgets the saved settings without restoring them (start, record -k); removes the journal. */
 void tfs_undo_keep(struct tfs_undo *undo);
 void tfs_undo_free(struct tfs_undo *undo);

@@ -72,9 +72,10 @@ int cmd_start(int argc, char **argv)
 			trace.stop_signal);
 		ret = -EINTR;
 	}
+	if (trace_session_end(&trace, !ret, &err) && !ret)
+		ret = -EIO;
 	if (err.len)
 		fprintf(stderr, "ktrace start: %s\n", err.buf);
-	trace_session_end(&trace, !ret);
 	strbuf_release(&err);
 	plan_release(&plan);
 	return kt_result_of(ret);

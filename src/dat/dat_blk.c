@@ -33,14 +33,19 @@ static struct tep_event *blk_neighbour(struct tep_handle *tep)
 
 void dat_file_add_blk_event(struct dat_file *df)
 {
+	if (!df->tep || df->blk_done)
+		return;
+	df->blk_done = true;
+	dat_tep_add_blk_event(df->tep);
+}
+
+void dat_tep_add_blk_event(struct tep_handle *tep)
+{
 	struct tep_format_field *lock_depth;
 	struct strbuf fmt = STRBUF_INIT;
 	struct tep_event *ev;
 
-	if (!df->tep || df->blk_done)
-		return;
-	df->blk_done = true;
-	ev = blk_neighbour(df->tep);
+	ev = blk_neighbour(tep);
 	if (!ev || !common_field_is(ev, "common_type", 0, 2) ||
 	    !common_field_is(ev, "common_flags", 2, 1) ||
 	    !common_field_is(ev, "common_preempt_count", 3, 1) ||
@@ -66,6 +71,6 @@ void dat_file_add_blk_event(struct dat_file *df)
 		      "\tfield:short pdu_len;\toffset:46;\tsize:2;\n"
 		      "\tfield:void data;\toffset:48;\tsize:0;\n"
 		      "\nprint fmt: \"%d\", REC->pid\n");
-	tep_parse_event(df->tep, fmt.buf, fmt.len, "ftrace");
+	tep_parse_event(tep, fmt.buf, fmt.len, "ftrace");
 	strbuf_release(&fmt);
 }

@@ -303,7 +303,7 @@ static int check_something_to_do(const struct plan *plan)
 static int record_run(struct record_run *run)
 {
 	bool started = false;
-	int ret;
+	int ret, restored;
 
 	ret = check_something_to_do(run->plan);
 	if (!ret)
@@ -339,7 +339,7 @@ static int record_run(struct record_run *run)
 	record_session_close(&run->session);
 	record_net_free(run->net);
 	run->net = NULL;
-	trace_session_end(&run->trace, run->plan->keep);
+	restored = trace_session_end(&run->trace, run->plan->keep, &run->err);
 	if (run->out_fd >= 0)
 		close(run->out_fd);
 	if (ret && run->out_fd >= 0)
@@ -348,7 +348,8 @@ static int record_run(struct record_run *run)
 		fprintf(stderr, "ktrace %s: %s\n", run->cmd, strbuf_str(&run->err));
 	if (!ret)
 		print_summary(run);
-	return ret;
+	/* the recording is kept: tracefs not put back fails the command, not the file */
+	return ret ? ret : restored;
 }
 
 static int run_command(const struct plan_command *cmd, int argc, char **argv,
@@ -444,7 +445,7 @@ static void free_names(const char **names, int n)
 static int extract_run(struct record_run *run)
 {
 	const char **names = NULL;
-	int n, ret;
+	int n, ret, restored;
 
 	/* -p LATENCY_TRACER: the text its `trace` file holds, as record would store it */
 	ret = plan_check_latency(run->plan);
@@ -482,12 +483,12 @@ static int extract_run(struct record_run *run)
 		close(run->out_fd);
 	if (ret && run->out_fd >= 0)
 		unlink(output_path(run->plan));
-	trace_session_end(&run->trace, false);
+	restored = trace_session_end(&run->trace, false, &run->err);
 	if (run->err.len)
 		fprintf(stderr, "ktrace extract: %s\n", strbuf_str(&run->err));
 	else if (ret)
 		fprintf(stderr, "ktrace extract: %s\n", strerror(-ret));
-	return ret;
+	return ret ? ret : restored;
 }
 
 /*

@@ -203,17 +203,23 @@ void trace_session_stop(struct trace_session *s)
 }
 
 /* No tracing off here: start keeps tracing on; undo restores tracing_on with the rest. */
-void trace_session_end(struct trace_session *s, bool keep)
+int trace_session_end(struct trace_session *s, bool keep, struct strbuf *err)
 {
+	int ret = 0;
+
 	if (s->undo) {
 		if (keep)
 			tfs_undo_keep(s->undo);
 		else
-			tfs_undo_restore(s->undo);
+			ret = tfs_undo_restore(s->undo);
+		if (ret)
+			strbuf_addf(err, "%scould not put %s back: %s", err->len ? "; " : "",
+				    tfs_undo_failed_path(s->undo) ?: "tracefs", strerror(-ret));
 		tfs_undo_free(s->undo);
 		s->undo = NULL;
 	}
 	session_child_cleanup(&s->child);
 	if (s->sig_fd >= 0)
 		session_signals_unblock(&s->sig_fd, &s->old_mask);
+	return ret;
 }

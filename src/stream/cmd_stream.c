@@ -126,6 +126,8 @@ static int open_readers(struct stream_run *run)
 			tracefs_tracing_dir());
 		return -EIO;
 	}
+	/* the blk tracer's records have no format file: the one report makes up */
+	dat_tep_add_blk_event(run->tep);
 	run->plugins = tep_load_plugins(run->tep);
 	run->cpus = calloc(n > 0 ? (size_t)n : 1, sizeof(*run->cpus));
 	if (!run->cpus)
@@ -246,12 +248,19 @@ static int go_live(struct stream_run *run)
 	return 0;
 }
 
-static void stream_cleanup(struct stream_run *run)
+/* Before tracefs is put back: the kernel refuses a new current_tracer while a reader is open */
+static void close_readers(struct stream_run *run)
 {
 	int i;
 
 	for (i = 0; i < run->nr_cpus; i++)
 		stream_cpu_close(run->cpus[i]);
+	run->nr_cpus = 0;
+}
+
+static void stream_cleanup(struct stream_run *run)
+{
+	close_readers(run);
 	free(run->cpus);
 	report_printer_free(run->printer);
 	report_filter_free(run->filter);
@@ -283,7 +292,12 @@ static int stream_run(struct stream_run *run)
 		trace_session_stop(&run->trace);
 		drain(run);
 	}
-	trace_session_end(&run->trace, run->plan.keep);
+	close_readers(run);
+	if (trace_session_end(&run->trace, run->plan.keep, &err) && !ret)
+		ret = -EIO;
+	if (err.len)
+		fprintf(stderr, "ktrace stream: %s\n", err.buf);
+	strbuf_release(&err);
 	stream_cleanup(run);
 	return ret;
 }

@@ -37,6 +37,7 @@ struct tfs_undo {
 	int alloc;
 	int journal_fd;
 	char journal_path[64];
+	int failed;			/* the entry whose restore failed first, or -1 */
 };
 
 int tfs_undo_new(struct tfs_undo **out)
@@ -47,6 +48,7 @@ int tfs_undo_new(struct tfs_undo **out)
 	if (!undo)
 		return -ENOMEM;
 	undo->journal_fd = -1;
+	undo->failed = -1;
 	/* A journal is a convenience: without /run, undo still works in this process. */
 	if (mkdir(KT_UNDO_JOURNAL_DIR, 0700) && errno != EEXIST)
 		return 0;
@@ -213,6 +215,7 @@ int tfs_undo_restore(struct tfs_undo *undo)
 
 	if (!undo)
 		return 0;
+	undo->failed = -1;
 	for (i = undo->nr - 1; i >= 0; i--) {
 		struct undo_entry *e = &undo->entries[i];
 
@@ -220,11 +223,19 @@ int tfs_undo_restore(struct tfs_undo *undo)
 			continue;
 		e->done = true;
 		ret = restore_entry(e);
-		if (ret && !first_err)
+		if (ret && !first_err) {
 			first_err = ret;
+			undo->failed = i;
+		}
 	}
 	journal_close(undo);
 	return first_err;
+}
+
+const char *tfs_undo_failed_path(const struct tfs_undo *undo)
+{
+	return undo && undo->failed >= 0 && undo->failed < undo->nr ?
+	       undo->entries[undo->failed].path : NULL;
 }
 
 void tfs_undo_keep(struct tfs_undo *undo)
