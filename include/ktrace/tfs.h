@@ -66,6 +66,30 @@ int tfs_undo_new(struct tfs_undo **out);
  * open/write/close/rmdir/unlink on paths prepared in advance) and idempotent.
  */
 int tfs_undo_restore(struct tfs_undo *undo);
+/* Dynamic events by type, as trace-cmd reset -k names them (tfs_dynevents.c) */
+enum tfs_dynevent_kind {
+	TFS_DYN_KPROBE = 1 << 0,
+	TFS_DYN_KRETPROBE = 1 << 1,
+	TFS_DYN_UPROBE = 1 << 2,
+	TFS_DYN_URETPROBE = 1 << 3,
+	TFS_DYN_EPROBE = 1 << 4,
+	TFS_DYN_SYNTH = 1 << 5,
+	TFS_DYN_OTHER = 1 << 6,		/* fprobes, tracepoint probes */
+	TFS_DYN_ALL = (1 << 7) - 1,
+};
+
+/* The kind of one line of dynamic_events */
+unsigned int tfs_dynevent_kind(const char *line);
+/* "kprobe" ... "synth", "all" (reset -k's words) to kinds; -EINVAL for another word */
+int tfs_dynevent_kind_by_name(const char *name, unsigned int *kinds);
+/* The lines of dynamic_events (none when empty); strv_free() them */
+int tfs_dynevents(char ***out);
+/*
+ * Removes every dynamic event whose kind is not in keep, event probes first, disabling one
+ * that is still enabled in an instance; what could not be removed is named in err. -errno.
+ */
+int tfs_dynevents_remove(unsigned int keep, struct strbuf *err);
+
 /* After a failed tfs_undo_restore(): the file it could not put back first (or NULL). */
 const char *tfs_undo_failed_path(const struct tfs_undo *undo);
 /* Forgets the saved settings without restoring them (start, record -k); removes the journal. */

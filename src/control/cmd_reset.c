@@ -20,8 +20,22 @@ enum { OPT_RESTORE = 256 };
 struct reset_args {
 	char **instances;
 	bool all, top, delete, restore;
+	unsigned int keep_dynevents;	/* -k: enum tfs_dynevent_kind */
 	struct tfs_reset_ctx ctx;
 };
+
+static int keep_kind(void *ctx, int id, const char *arg)
+{
+	struct reset_args *a = ctx;
+	unsigned int kinds;
+
+	(void)id;
+	if (tfs_dynevent_kind_by_name(arg, &kinds))
+		return kt_option_error("reset", "-k", arg, "is not one of kprobe, kretprobe, "
+				       "uprobe, uretprobe, eprobe, synth, all");
+	a->keep_dynevents |= kinds;
+	return 0;
+}
 
 static const struct kt_option reset_options[] = {
 	KT_INT('b', NULL, "KB", struct reset_args, ctx.buffer_kb, 1, 1 << 30,
@@ -31,6 +45,9 @@ static const struct kt_option reset_options[] = {
 	KT_BOOL('a', NULL, struct reset_args, all, "reset every instance and the top one"),
 	KT_BOOL('t', NULL, struct reset_args, top, "reset the top instance too (with -B)"),
 	KT_BOOL('d', NULL, struct reset_args, delete, "delete the -B/-a instances after the reset"),
+	KT_CALLBACK('k', NULL, KT_ARG_REQUIRED, "KIND", keep_kind,
+		    "keep the dynamic events of KIND: kprobe, kretprobe, uprobe, uretprobe, "
+		    "eprobe, synth or all (repeatable)"),
 	KT_BOOL(OPT_RESTORE, "restore", struct reset_args, restore,
 		"undo what a killed ktrace record/start changed (from its journal)"),
 	{ 0 },
@@ -38,7 +55,7 @@ static const struct kt_option reset_options[] = {
 
 static const struct kt_command_help reset_help = {
 	.name = "reset",
-	.usage = "[-b KB] [-B INSTANCE]... [-a] [-t] [-d] | --restore",
+	.usage = "[-b KB] [-B INSTANCE]... [-a] [-t] [-d] [-k KIND]... | --restore",
 	.summary = "Disable tracing and put tracefs back to its defaults: nop tracer, events off, "
 		   "filters, triggers and pid lists cleared, local clock, all CPUs, default "
 		   "options and buffer size, tracing_on=1.",
@@ -88,18 +105,18 @@ static int reset_named(struct reset_args *a, const char *name)
 }
 
 /*
- * kprobes, uprobes, eprobes and synthetic events are global, like trace-cmd reset removes them
- * (event probes first: they may sit on another dynamic event). force: disable them first.
+ * kprobes, uprobes, eprobes and synthetic events are global: resetting the top instance removes
+ * them as trace-cmd reset does, but for the kinds -k keeps.
  */
-static int remove_dynamic_events(void)
+static int remove_dynamic_events(unsigned int keep)
 {
-	if (tracefs_dynevent_destroy_all(TRACEFS_DYNEVENT_EPROBE, true) ||
-	    tracefs_dynevent_destroy_all(TRACEFS_DYNEVENT_ALL, true)) {
-		fprintf(stderr, "ktrace reset: cannot remove the dynamic events (dynamic_events, "
-			"kprobe_events): %s\n", strerror(errno ? errno : EBUSY));
-		return -1;
-	}
-	return 0;
+	struct strbuf err = STRBUF_INIT;
+	int ret = tfs_dynevents_remove(keep, &err);
+
+	if (ret)
+		fprintf(stderr, "ktrace reset: %s\n", err.len ? err.buf : tfs_cause(ret));
+	strbuf_release(&err);
+	return ret;
 }
 
 static int restore_journals(void)
@@ -139,7 +156,7 @@ int cmd_reset(int argc, char **argv)
 	/* Like trace-cmd: -B alone leaves the top instance alone; -a includes it. */
 	if (a.top || a.all || !a.instances) {
 		tfs_reset_instance(&a.ctx, NULL);
-		if (remove_dynamic_events() && !err)
+		if (remove_dynamic_events(a.keep_dynevents) && !err)
 			err = -1;
 	}
 	for (i = 0; a.instances && a.instances[i]; i++)

@@ -205,6 +205,27 @@ case_reset_instances() {
 	same_state "instances"
 }
 
+# reset removes every dynamic event (this kernel has uprobes but no kprobe_events: libtracefs's
+# remove-all failed on the missing file, and reset exited 1), one still enabled in an instance
+# too; -k KIND keeps that kind (trace-cmd 3.4), a wrong KIND is one line.
+case_reset_dynevents() {
+	"$SNAP" > "$TMP/before"
+	[ -e $T/uprobe_events ] || fail "this kernel has no uprobe_events"
+	echo 'p:kt_ctl/up /bin/true:0x1000' >> $T/uprobe_events || fail "cannot add a uprobe"
+	echo 'r:kt_ctl/uret /bin/true:0x1000' >> $T/uprobe_events || fail "cannot add a uretprobe"
+	mkdir $T/instances/kt_ctl_dyn || fail "cannot make an instance"
+	echo 1 > $T/instances/kt_ctl_dyn/events/kt_ctl/up/enable || fail "cannot enable the uprobe"
+	"$KT" reset -k uretprobe || fail "reset -k uretprobe exited $?"
+	grep -q '^p:kt_ctl/up ' $T/dynamic_events && fail "the enabled uprobe is still there"
+	grep -q '^r:kt_ctl/uret ' $T/dynamic_events || fail "-k uretprobe did not keep the uretprobe"
+	"$KT" reset -k bogus 2> "$TMP/err" && fail "reset -k bogus accepted"
+	grep -q "\-k 'bogus' is not one of" "$TMP/err" || fail "-k bogus: $(cat "$TMP/err")"
+	"$KT" reset || fail "reset with a uretprobe left exited $?"
+	[ -s $T/dynamic_events ] && fail "reset left: $(cat $T/dynamic_events)"
+	rmdir $T/instances/kt_ctl_dyn
+	same_state "reset of dynamic events"
+}
+
 # list, show and stat print sane content.
 case_list_show() {
 	"$SNAP" > "$TMP/before"
@@ -344,7 +365,7 @@ case_record_signals() {
 
 case "$CASE" in
 apply_undo | apply_failure | eperm | suggestions | journal | journal_reset | start_stop_reset | \
-reset_instances | list_show | record_restore | record_signals | options_all | show_files)
+reset_instances | reset_dynevents | list_show | record_restore | record_signals | options_all | show_files)
 	"case_$CASE"
 	;;
 *)
