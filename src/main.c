@@ -28,6 +28,7 @@ static const struct kt_command commands[] = {
 	{ "listen", cmd_listen, 0, "receive traces from remote 'record -N' clients" },
 	{ "stream", cmd_stream, NEED_ROOT | NEED_TRACEFS, "print events live as they happen" },
 	{ "snapshot", cmd_snapshot, NEED_ROOT | NEED_TRACEFS, "take, print, clear or free a snapshot" },
+	{ "stack", cmd_stack, NEED_ROOT | NEED_TRACEFS, "start, stop, reset or print the kernel stack tracer" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
