@@ -240,8 +240,11 @@ int tfs_reset_instance(struct tfs_reset_ctx *ctx, const char *inst)
 	put(ctx, inst, "trace_clock", "local");
 	put(ctx, inst, "set_event_pid", "");
 	put(ctx, inst, "set_event_notrace_pid", "");
-	if (!inst)
+	if (!inst) {
 		put_if_differs(ctx, inst, "tracing_max_latency", "0");
+		/* global: a latency tracer then keeps the latest latency over it, not the longest */
+		put_if_differs(ctx, inst, "tracing_thresh", "0");
+	}
 	tfs_all_cpus_mask(mask, sizeof(mask));
 	put_if_differs(ctx, inst, "tracing_cpumask", mask);
 	reset_function_files(ctx, inst);
