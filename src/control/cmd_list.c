@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <event-parse.h>
 #include <tracefs.h>
 
 #include "ktrace/command.h"
@@ -21,7 +22,7 @@
 #include "ktrace/options.h"
 #include "ktrace/tfs.h"
 
-enum { OPT_FULL = 256 };
+enum { OPT_FULL = 256, OPT_DEBUG };
 
 enum {
 	SHOW_FORMAT = 1 << 0,
@@ -31,7 +32,7 @@ enum {
 };
 
 struct list_args {
-	bool events, tracers, options, functions, clocks, instances, compressions;
+	bool events, tracers, options, functions, clocks, instances, compressions, systems, plugins;
 	const char *event_re, *func_re;
 	unsigned int event_flags;
 };
@@ -67,6 +68,10 @@ static const struct kt_option list_options[] = {
 	KT_BITS('R', NULL, struct list_args, event_flags, SHOW_TRIGGER,
 		"with -e: print each event's triggers"),
 	KT_BOOL('t', NULL, struct list_args, tracers, "list the tracers"),
+	KT_BOOL('p', NULL, struct list_args, tracers, "list the tracers (as -t)"),
+	KT_BOOL('s', NULL, struct list_args, systems, "list the event systems"),
+	KT_BOOL('P', NULL, struct list_args, plugins, "list the libtraceevent plugins loaded"),
+	KT_NOOP(OPT_DEBUG, "debug", KT_ARG_NONE, NULL, "accepted for compatibility"),
 	KT_BOOL('o', NULL, struct list_args, options, "list the trace options and their state"),
 	LIST_MATCHING('f', "list the functions that can be filtered"),
 	KT_BOOL('C', NULL, struct list_args, clocks, "list the clocks (the current one in [])"),
@@ -77,7 +82,7 @@ static const struct kt_option list_options[] = {
 
 static const struct kt_command_help list_help = {
 	.name = "list",
-	.usage = "[-e [REGEX] [-F [--full]|-l|-R]] [-t] [-o] [-f [REGEX]] [-C] [-B] [-c]",
+	.usage = "[-e [REGEX] [-F [--full]|-l|-R]] [-t|-p] [-o] [-P] [-f [REGEX]] [-C] [-B] [-s] [-c]",
 	.summary = "List what the running kernel offers for tracing.",
 	.options = list_options,
 };
@@ -325,10 +330,10 @@ static int list_systems(void)
 	dir = ret ? NULL : opendir(path.buf);
 	if (!dir)
 		ret = ret ? ret : -errno;
-	printf("event systems:\n");
 	while (dir && (de = readdir(dir)))
 		if (de->d_type == DT_DIR && de->d_name[0] != '.')
 			printf("%s\n", de->d_name);
+	printf("\n");
 	if (dir)
 		closedir(dir);
 	else
@@ -337,12 +342,35 @@ static int list_systems(void)
 	return ret;
 }
 
+/* The plugin files libtraceevent loads, one per line, as trace-cmd list -P prints them */
+static int list_plugins(void)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct tep_plugin_list *plugins;
+	struct trace_seq s;
+
+	if (!tep) {
+		fprintf(stderr, "ktrace list: -P: out of memory\n");
+		return -ENOMEM;
+	}
+	trace_seq_init(&s);
+	plugins = tep_load_plugins(tep);
+	tep_print_plugins(&s, "  ", "\n", plugins);
+	trace_seq_do_printf(&s);
+	trace_seq_destroy(&s);
+	tep_unload_plugins(plugins, tep);
+	tep_free(tep);
+	return 0;
+}
+
 /* No flag: the overview trace-cmd list prints. */
 static int list_everything(const struct list_args *a)
 {
-	int ret = list_systems();
+	int ret;
 
-	printf("\nevents:\n");
+	printf("event systems:\n");
+	ret = list_systems();
+	printf("events:\n");
 	ret |= list_events(a);
 	printf("\ntracers:\n");
 	ret |= print_file("available_tracers");
@@ -362,7 +390,7 @@ int cmd_list(int argc, char **argv)
 	if (a.event_flags && !a.events)
 		a.events = true;
 	if (!(a.events || a.tracers || a.options || a.functions || a.clocks || a.instances ||
-	      a.compressions))
+	      a.compressions || a.systems || a.plugins))
 		return list_everything(&a) ? 1 : 0;
 	if (a.events)
 		ret |= list_events(&a);
@@ -370,12 +398,16 @@ int cmd_list(int argc, char **argv)
 		ret |= print_file("available_tracers");
 	if (a.options)
 		ret |= list_options_state();
+	if (a.plugins)
+		ret |= list_plugins();
 	if (a.functions)
 		ret |= list_functions(&a);
 	if (a.clocks)
 		ret |= print_file("trace_clock");
 	if (a.instances)
 		ret |= list_instances();
+	if (a.systems)
+		ret |= list_systems();
 	if (a.compressions)
 		ret |= list_compressions();
 	return ret ? 1 : 0;
