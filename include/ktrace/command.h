@@ -2,6 +2,8 @@
 #ifndef KTRACE_COMMAND_H
 #define KTRACE_COMMAND_H
 
+#include <stddef.h>
+
 /*
  * What a command needs before it runs. The dispatcher in main.c does that setup once, with
  * one clear message when it fails, so that commands never repeat it.
@@ -38,6 +40,12 @@ int cmd_list(int argc, char **argv);
 int cmd_listen(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
+
+/*
+ * `ktrace __complete ...` (argv[0] is "__complete"): the candidates of the bash completion, from
+ * the command table and the commands' option tables (cmd_complete.c).
+ */
+int kt_complete(int argc, char **argv, const struct kt_command *commands, size_t n);
 
 /* Mounts tracefs at /sys/kernel/tracing when no tracefs is mounted; 0 or negative errno. */
 int kt_tracefs_ensure_mounted(void);
