@@ -58,7 +58,8 @@ same EVENT "$TMP/events"
 # Instances: whatever exists now (none is fine), this test creates none.
 ls -A $T/instances > "$TMP/instances"
 "$KT" __complete values INSTANCE | sort > "$TMP/got"
-sort "$TMP/instances" | diff -u - "$TMP/got" > /dev/null || fail "values INSTANCE differ from $T/instances"
+sort "$TMP/instances" | diff -u - "$TMP/got" > /dev/null ||
+	fail "values INSTANCE differ from $T/instances"
 
 # _ktrace after the options whose argument names a kernel thing
 . "$SCRIPT"
