@@ -41,13 +41,13 @@ int cmd_listen(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
 
+/* Mounts tracefs at /sys/kernel/tracing when no tracefs is mounted; 0 or negative errno. */
+int kt_tracefs_ensure_mounted(void);
+
 /*
  * `ktrace __complete ...` (argv[0] is "__complete"): the candidates of the bash completion, from
  * the command table and the commands' option tables (cmd_complete.c).
  */
 int kt_complete(int argc, char **argv, const struct kt_command *commands, size_t n);
-
-/* Mounts tracefs at /sys/kernel/tracing when no tracefs is mounted; 0 or negative errno. */
-int kt_tracefs_ensure_mounted(void);
 
 #endif
