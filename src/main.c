@@ -154,6 +154,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "help"))
 		return run_help(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "__complete"))
+		return kt_complete(argc - 1, argv + 1, commands, NR_COMMANDS);
 	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
 		printf("ktrace %s\n", KTRACE_VERSION);
 		return 0;

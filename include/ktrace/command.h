@@ -2,6 +2,8 @@
 #ifndef KTRACE_COMMAND_H
 #define KTRACE_COMMAND_H
 
+#include <stddef.h>
+
 /*
  * What a command needs before it runs. The dispatcher in main.c does that setup once, with
  * one clear message when it fails, so that commands never repeat it.
@@ -42,5 +44,11 @@ int cmd_stack(int argc, char **argv);
 
 /* Mounts tracefs at /sys/kernel/tracing when no tracefs is mounted; 0 or negative errno. */
 int kt_tracefs_ensure_mounted(void);
+
+/*
+ * `ktrace __complete ...` (argv[0] is "__complete"): the candidates of the bash completion, from
+ * the command table and the commands' option tables (cmd_complete.c).
+ */
+int kt_complete(int argc, char **argv, const struct kt_command *commands, size_t n);
 
 #endif

@@ -8,7 +8,8 @@
 
 /*
  * Options are declared as data: one table per command drives parsing (getopt_long underneath),
- * `ktrace CMD -h`, and the test that every option is documented in the man page.
+ * `ktrace CMD -h`, the shell completion, and the test that every option is documented in the
+ * man page.
  *
  * The table ends with an entry whose id is 0. An option with only a long name gets an id above
  * 255; one with a short name uses that character as its id.
@@ -113,6 +114,14 @@ enum kt_result {
 };
 
 /*
+ * The hidden flag that makes kt_parse_options print the table for the shell completion (`ktrace
+ * __complete options CMD` passes it as CMD's first argument) instead of parsing: one line per
+ * spelling of an option, "FLAG<TAB>ARG", ARG empty without an argument, "NAME" when required,
+ * "[NAME]" when optional; -h and --help included. kt_parse_options then returns KT_HELP_SHOWN.
+ */
+#define KT_COMPLETION_FLAG "--ktrace-completion-table"
+
+/*
  * Parses the options of argv (argv[0] is the command name) into ctx, up to the first argument
  * that is not an option (so that `record CMD -x` leaves -x to CMD). -h/--help prints the
  * usage. With first_arg NULL, an argument is refused; else *first_arg is its index (argc when
@@ -133,5 +142,7 @@ int kt_usage_error(const char *cmd, const char *flag, const char *value, const c
 int kt_result_of(int err);
 
 void kt_usage(FILE *out, const struct kt_command_help *help);
+/* The lines of KT_COMPLETION_FLAG */
+void kt_completion_table(FILE *out, const struct kt_command_help *help);
 
 #endif

@@ -216,8 +216,13 @@ int kt_parse_options(const struct kt_command_help *help, int argc, char **argv, 
 {
 	char shortopts[256];
 	struct option *lo;
-	int c, ret = build_tables(help, shortopts, sizeof(shortopts), &lo);
+	int c, ret;
 
+	if (argc > 1 && !strcmp(argv[1], KT_COMPLETION_FLAG)) {
+		kt_completion_table(stdout, help);
+		return KT_HELP_SHOWN;
+	}
+	ret = build_tables(help, shortopts, sizeof(shortopts), &lo);
 	if (ret) {
 		fprintf(stderr, "ktrace %s: %s\n", help->name, strerror(-ret));
 		return KT_ERR_FAILED;
@@ -261,4 +266,36 @@ void kt_usage(FILE *out, const struct kt_command_help *help)
 		fprintf(out, "  %-28s %s\n", left, o->help);
 	}
 	fprintf(out, "  %-28s %s\n", "-h, --help", "show this help");
+}
+
+static void completion_line(FILE *out, const char *dashes, const char *name,
+			    const struct kt_option *o)
+{
+	const char *arg = o->arg_name ? o->arg_name : "ARG";
+
+	fprintf(out, "%s%s\t", dashes, name);
+	if (o->arg == KT_ARG_REQUIRED)
+		fprintf(out, "%s", arg);
+	else if (o->arg == KT_ARG_OPTIONAL)
+		fprintf(out, "[%s]", arg);
+	fputc('\n', out);
+}
+
+void kt_completion_table(FILE *out, const struct kt_command_help *help)
+{
+	static const struct kt_option help_row = { .id = 'h', .long_name = "help" };
+	const struct kt_option *o;
+	char name[2] = "";
+
+	for (o = help->options; o && o->id; o++) {
+		if (o->id < 256) {
+			name[0] = (char)o->id;
+			completion_line(out, "-", name, o);
+		}
+		if (o->long_name)
+			completion_line(out, "--", o->long_name, o);
+	}
+	/* kt_usage's last line */
+	completion_line(out, "-", "h", &help_row);
+	completion_line(out, "--", "help", &help_row);
 }

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* kt_parse_options: typed targets, callbacks, and the one message of every mistake. */
+/*
+ * kt_parse_options: typed targets, callbacks, the one message of every mistake, and the table
+ * for the shell completion.
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -249,6 +252,25 @@ static void test_help_shown(void **state)
 	assert_int_equal(c.ret, KT_HELP_SHOWN);
 }
 
+/* The completion's table: every spelling with its argument, in table order; nothing parsed. */
+static void test_completion_table(void **state)
+{
+	struct args a = { 0 };
+	struct captured c;
+
+	(void)state;
+	parse_into(&c, &a, false, KT_COMPLETION_FLAG, "-a", NULL);
+	assert_int_equal(c.ret, KT_HELP_SHOWN);
+	assert_false(a.all);
+	assert_string_equal(c.err, "");
+	assert_string_equal(c.out, "-a\t\n--all\t\n--level\tN\n-o\tFILE\n-B\tNAME\n--quiet\t\n"
+			    "--loud\t\n--old\t[X]\n-e\tEVENT\n-v\t\n-c\t\n-r\t[RE]\n"
+			    "-h\t\n--help\t\n");
+	/* only as the first argument: elsewhere it is an unknown option */
+	parse_into(&c, &a, false, "-a", KT_COMPLETION_FLAG, NULL);
+	assert_int_equal(c.ret, KT_ERR_USAGE);
+}
+
 static void test_optional_next_word(void **state)
 {
 	struct args a = { 0 };
@@ -284,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_bad_number),
 		cmocka_unit_test(test_stray_argument),
 		cmocka_unit_test(test_help_shown),
+		cmocka_unit_test(test_completion_table),
 		cmocka_unit_test(test_optional_next_word),
 		cmocka_unit_test(test_results_and_errors),
 	};
