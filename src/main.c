@@ -18,6 +18,8 @@ static const struct kt_command commands[] = {
 	{ "stop", cmd_stop, NEED_ROOT | NEED_TRACEFS, "stop tracing (the buffers keep their data)" },
 	{ "extract", cmd_extract, NEED_ROOT | NEED_TRACEFS, "save what the kernel buffers hold" },
 	{ "reset", cmd_reset, NEED_ROOT | NEED_TRACEFS, "put tracefs back to its defaults" },
+	{ "restart", cmd_restart, NEED_ROOT | NEED_TRACEFS, "turn tracing back on after 'stop'" },
+	{ "clear", cmd_clear, NEED_ROOT | NEED_TRACEFS, "clear the trace buffers" },
 	{ "show", cmd_show, NEED_ROOT | NEED_TRACEFS, "print what tracefs holds now" },
 	{ "stat", cmd_stat, NEED_ROOT | NEED_TRACEFS, "summarize the current tracing setup" },
 	{ "list", cmd_list, NEED_ROOT | NEED_TRACEFS, "list tracers, events, options, functions" },
