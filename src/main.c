@@ -21,6 +21,8 @@ static const struct kt_command commands[] = {
 	{ "restart", cmd_restart, NEED_ROOT | NEED_TRACEFS, "turn tracing back on after 'stop'" },
 	{ "clear", cmd_clear, NEED_ROOT | NEED_TRACEFS, "clear the trace buffers" },
 	{ "options", cmd_options, 0, "list the plugin options of 'report -O'" },
+	{ "check-events", cmd_check_events, NEED_ROOT | NEED_TRACEFS | USAGE_EXIT_255,
+	  "list the event formats libtraceevent cannot parse" },
 	{ "show", cmd_show, NEED_ROOT | NEED_TRACEFS, "print what tracefs holds now" },
 	{ "stat", cmd_stat, NEED_ROOT | NEED_TRACEFS, "summarize the current tracing setup" },
 	{ "list", cmd_list, NEED_ROOT | NEED_TRACEFS, "list tracers, events, options, functions" },
