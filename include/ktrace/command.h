@@ -41,6 +41,10 @@ int cmd_listen(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
 int cmd_stack(int argc, char **argv);
+int cmd_restart(int argc, char **argv);
+int cmd_clear(int argc, char **argv);
+int cmd_options(int argc, char **argv);
+int cmd_check_events(int argc, char **argv);
 
 /* Mounts tracefs at /sys/kernel/tracing when no tracefs is mounted; 0 or negative errno. */
 int kt_tracefs_ensure_mounted(void);

@@ -208,6 +208,25 @@ void dat_tep_add_blk_event(struct tep_handle *tep);
 /* Formats that libtraceevent failed to parse. */
 int dat_file_parse_failures(const struct dat_file *df);
 
+/* What became of one event format given to libtraceevent (dat_format_parse). */
+enum dat_format_result {
+	DAT_FORMAT_PARSED,
+	DAT_FORMAT_PRINT_FAILED,	/* kept, but its print fmt is not understood */
+	DAT_FORMAT_REFUSED,		/* libtraceevent refused the format: no event */
+	DAT_FORMAT_CRASHES,		/* not given to libtraceevent: it would crash on it */
+};
+
+struct tep_event;
+
+/*
+ * Parses the event format fmt (of size bytes, system `system`) into tep as the file reader
+ * does, with the same guards: a format that would crash libtraceevent is refused before it
+ * sees it, and a failed parse leaves no state behind for the next one. *event is the event
+ * added (NULL unless PARSED or PRINT_FAILED).
+ */
+enum dat_format_result dat_format_parse(struct tep_handle *tep, const char *fmt, size_t size,
+					const char *system, struct tep_event **event);
+
 /* The latency (text) trace, v6 "latency" data or a v7 BUFFER_TEXT section, or NULL. */
 const char *dat_file_latency_text(const struct dat_file *df, uint64_t *size);
 

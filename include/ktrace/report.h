@@ -26,6 +26,7 @@
  *   report_function.c plugin_function's text, fast
  *   report_wakeup.c   -w
  *   report_info.c     --stat, --uname, --version, --cpus, -E (report_info.h)
+ *   report_plugin_options.c  the -O options of the plugins, for `ktrace options` (below)
  *   report_formats.c  --events, --event (report_info.h)
  *   report_rows.c     --format json|csv: the event loop of the structured output (report_rows.h,
  *                     as are the next three)
@@ -294,5 +295,13 @@ void report_printer_flush(struct report_printer *p);
 /* After tep_override_comm(): the printer's kept pid -> comm answers are stale. */
 void report_printer_forget_comms(struct report_printer *p);
 void report_printer_free(struct report_printer *p);
+
+/* ------------------------------------------------------------------ plugin options */
+
+/*
+ * Prints the plugin options report takes with -O (its own fgraph ones and those of the
+ * libtraceevent plugins it loads), as `trace-cmd options` does. 0 or negative errno.
+ */
+int report_print_plugin_options(FILE *out);
 
 #endif

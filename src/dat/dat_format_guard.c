@@ -310,6 +310,24 @@ void dat_format_parse_failed(void)
 	tep_free(tep);
 }
 
+enum dat_format_result dat_format_parse(struct tep_handle *tep, const char *fmt, size_t size,
+					const char *system, struct tep_event **event)
+{
+	*event = NULL;
+	if (!dat_format_is_safe(fmt, size))
+		return DAT_FORMAT_CRASHES;
+	if (tep_parse_format(tep, event, fmt, size, system)) {
+		*event = NULL;
+		dat_format_parse_failed();
+		return DAT_FORMAT_REFUSED;
+	}
+	if (*event && ((*event)->flags & TEP_EVENT_FL_FAILED)) {
+		dat_format_parse_failed();
+		return DAT_FORMAT_PRINT_FAILED;
+	}
+	return DAT_FORMAT_PARSED;
+}
+
 /* The decimal number right after key in [p, end), or -1 (key missing, no digits). */
 static long long number_after(const char *p, const char *end, const char *key)
 {

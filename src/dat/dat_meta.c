@@ -80,16 +80,11 @@ static int parse_format(struct dat_in *in, const char *system, struct strbuf *er
 		return ret;
 	if (!in->df->tep)
 		return 0;
-	if (!dat_format_is_safe((const char *)p, size) ||
-	    (in->df->page_size && !dat_format_fits((const char *)p, size, in->df->page_size))) {
+	/* an event kept as PRINT_FAILED is printed as "[FAILED TO PARSE]", as trace-cmd does */
+	if ((in->df->page_size && !dat_format_fits((const char *)p, size, in->df->page_size)) ||
+	    dat_format_parse(in->df->tep, (const char *)p, size, system, &event) >=
+	    DAT_FORMAT_REFUSED)
 		in->df->parse_failures++;
-	} else if (tep_parse_format(in->df->tep, &event, (const char *)p, size, system)) {
-		in->df->parse_failures++;
-		dat_format_parse_failed();
-	} else if (event && (event->flags & TEP_EVENT_FL_FAILED)) {
-		/* kept, printed as "[FAILED TO PARSE]" as trace-cmd does */
-		dat_format_parse_failed();
-	}
 	return 0;
 }
 
