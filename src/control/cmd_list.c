@@ -20,6 +20,7 @@
 #include "ktrace/compress.h"
 #include "ktrace/fdio.h"
 #include "ktrace/options.h"
+#include "ktrace/report.h"
 #include "ktrace/tfs.h"
 
 enum { OPT_FULL = 256, OPT_DEBUG };
@@ -32,7 +33,8 @@ enum {
 };
 
 struct list_args {
-	bool events, tracers, options, functions, clocks, instances, compressions, systems, plugins;
+	bool events, tracers, options, functions, clocks, instances, compressions, systems, plugins,
+	     plugin_options;
 	const char *event_re, *func_re;
 	unsigned int event_flags;
 };
@@ -71,6 +73,8 @@ static const struct kt_option list_options[] = {
 	KT_BOOL('p', NULL, struct list_args, tracers, "list the tracers (as -t)"),
 	KT_BOOL('s', NULL, struct list_args, systems, "list the event systems"),
 	KT_BOOL('P', NULL, struct list_args, plugins, "list the libtraceevent plugins loaded"),
+	KT_BOOL('O', NULL, struct list_args, plugin_options,
+		"list the plugin options of 'report -O' (as 'ktrace options')"),
 	KT_NOOP(OPT_DEBUG, "debug", KT_ARG_NONE, NULL, "accepted for compatibility"),
 	KT_BOOL('o', NULL, struct list_args, options, "list the trace options and their state"),
 	LIST_MATCHING('f', "list the functions that can be filtered"),
@@ -82,7 +86,7 @@ static const struct kt_option list_options[] = {
 
 static const struct kt_command_help list_help = {
 	.name = "list",
-	.usage = "[-e [REGEX] [-F [--full]|-l|-R]] [-t|-p] [-o] [-P] [-f [REGEX]] [-C] [-B] [-s] [-c]",
+	.usage = "[-e [REGEX] [-F [--full]|-l|-R]] [-t|-p] [-o] [-P] [-O] [-f [REGEX]] [-C] [-B] [-s] [-c]",
 	.summary = "List what the running kernel offers for tracing.",
 	.options = list_options,
 };
@@ -390,7 +394,7 @@ int cmd_list(int argc, char **argv)
 	if (a.event_flags && !a.events)
 		a.events = true;
 	if (!(a.events || a.tracers || a.options || a.functions || a.clocks || a.instances ||
-	      a.compressions || a.systems || a.plugins))
+	      a.compressions || a.systems || a.plugins || a.plugin_options))
 		return list_everything(&a) ? 1 : 0;
 	if (a.events)
 		ret |= list_events(&a);
@@ -400,6 +404,10 @@ int cmd_list(int argc, char **argv)
 		ret |= list_options_state();
 	if (a.plugins)
 		ret |= list_plugins();
+	if (a.plugin_options && report_print_plugin_options(stdout)) {
+		fprintf(stderr, "ktrace list: -O: cannot print the plugin options\n");
+		ret |= 1;
+	}
 	if (a.functions)
 		ret |= list_functions(&a);
 	if (a.clocks)

@@ -249,7 +249,7 @@ case_list_show() {
 	[ $? -eq 0 ] || grep -q 'set_ftrace_filter' "$TMP/err" || fail "show --ftrace_filter"
 	"$KT" stat | grep -q 'Buffer size in kilobytes' || fail "stat"
 	# Same output as trace-cmd list (the peer is installed on the test machine).
-	for args in "-o" "-t" "-p" "-s" "-P" "-t -s" "-s --debug" "-C" "-e sched_switch -F" \
+	for args in "-o" "-t" "-p" "-s" "-P" "-O" "-t -s" "-s --debug" "-C" "-e sched_switch -F" \
 		    "-e sched_switch -F --full" "-e sched -l" \
 		    "-e sched:sw" "-e SCHED_SW" "-e ftrace" "-e ^irq:.*entry\$" "-e sched:"; do
 		# shellcheck disable=SC2086
