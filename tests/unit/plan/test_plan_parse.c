@@ -229,6 +229,14 @@ static void test_errors(void **state)
 	BAD("record", "-e");
 	BAD("start", "-o", "x.dat");
 	BAD("start", "-e", "a", "ls");
+	/* start and stream write no file: the options about one are refused, as trace-cmd does */
+	BAD("start", "-m", "100");
+	BAD("start", "--compression", "zstd");
+	BAD("start", "--file-version", "6");
+	BAD("stream", "-m", "100");
+	BAD("stream", "--compression", "zstd");
+	BAD("stream", "--file-version", "6");
+	BAD("extract", "COMMAND");
 #undef BAD
 }
 
