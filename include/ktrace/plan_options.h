@@ -20,6 +20,7 @@ enum plan_option_id {
 	PLAN_OPT_DATE,
 	PLAN_OPT_UDP,
 	PLAN_OPT_DISPLAY_FILTER,
+	PLAN_OPT_FORK,
 };
 
 /* How the file is written: record and extract */

@@ -370,7 +370,7 @@ static int take_command(struct plan *plan, int argc, char **argv, int first)
 		return 0;
 	if (!(plan->caps & PLAN_RUNS_COMMAND))
 		return plan_err_flag(plan, "COMMAND", argv[first],
-				     "is not run by this command (record or stream run one)");
+				     "is not run by this command (record, stream, start run one)");
 	plan->command = calloc(n + 1, sizeof(char *));
 	if (!plan->command)
 		return -ENOMEM;
