@@ -51,7 +51,7 @@ struct plan_instance {
  * plan_parse, plan_check_latency and the commands read these, never the command's name.
  */
 enum plan_caps {
-	PLAN_RUNS_COMMAND = 1 << 0,	/* record, stream: COMMAND [ARGS] after the options, -F */
+	PLAN_RUNS_COMMAND = 1 << 0,	/* record, stream, start: COMMAND [ARGS] last, -F */
 	PLAN_WRITES_FILE = 1 << 1,	/* record, extract: -o FILE, trace.dat by default */
 	PLAN_SENDS = 1 << 2,		/* record: -N HOST:PORT instead of a file */
 	/*

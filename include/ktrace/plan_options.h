@@ -20,6 +20,7 @@ enum plan_option_id {
 	PLAN_OPT_DATE,
 	PLAN_OPT_UDP,
 	PLAN_OPT_DISPLAY_FILTER,
+	PLAN_OPT_FORK,
 };
 
 /* How the file is written: record and extract */
@@ -29,7 +30,10 @@ enum plan_option_id {
 	KT_OPT(PLAN_OPT_FILE_VERSION, "file-version", KT_ARG_REQUIRED, "N", \
 	       "trace.dat version 6 or 7 (7)"),
 
-/* record, start and stream share these (start refuses -o and -N, stream -o and -N) */
+/*
+ * record, start and stream share these (start and stream refuse -o, -N, -m, --compression and
+ * --file-version: they write no file)
+ */
 #define PLAN_OPTIONS \
 	KT_OPT('p', NULL, KT_ARG_REQUIRED, "TRACER", "use the tracer (e.g. function, nop)"), \
 	KT_OPT('e', NULL, KT_ARG_REQUIRED, "EVENT", \

@@ -32,33 +32,63 @@ static int check_something(const struct plan *plan)
 
 static const struct kt_option start_options[] = {
 	PLAN_OPTIONS
+	KT_OPT(PLAN_OPT_FORK, "fork", KT_ARG_NONE, NULL,
+	       "with COMMAND: return once it runs, without waiting for its exit"),
 	{ 0 },
 };
 
 static const struct kt_command_help start_help = {
 	.name = "start",
-	.usage = "[OPTIONS]",
+	.usage = "[OPTIONS] [[--] COMMAND [ARGS]]",
 	.summary = "Configure ftrace from the options and leave tracing on, without recording "
-		   "(record's options; -o and -N do not apply).",
+		   "(record's options, but none about a file); with COMMAND, run it and wait.",
 	.options = start_options,
 };
 
-const struct plan_command plan_cmd_start = { .help = &start_help };
+/* --fork is start's own: the plan does not know it. own: the bool it sets. */
+static int start_option(void *own, int id, const char *arg)
+{
+	(void)arg;
+	if (id != PLAN_OPT_FORK)
+		return 1;
+	*(bool *)own = true;
+	return 0;
+}
+
+const struct plan_command plan_cmd_start = {
+	.help = &start_help, .caps = PLAN_RUNS_COMMAND, .option = start_option,
+};
 
 /*
- * A trace session that ends right after tracing is on, keeping what it set. A stop signal while
- * the plan is applied puts everything back instead of leaving half a setup behind.
+ * As trace-cmd start does, the command runs with tracing set up and start waits for it (not
+ * with --fork); the settings stay either way. A stop signal is passed on to the command, which
+ * decides whether it ends.
+ */
+static void wait_command(struct trace_session *trace)
+{
+	const struct session_wait forever = { .tick_ms = -1 };
+
+	trace_session_wait(trace, &forever);
+}
+
+/*
+ * A trace session that ends right after tracing is on (or once the command exits), keeping
+ * what it set. A stop signal while the plan is applied puts everything back instead of leaving
+ * half a setup behind.
  */
 int cmd_start(int argc, char **argv)
 {
 	struct trace_session trace;
 	struct strbuf err = STRBUF_INIT;
 	struct plan plan;
+	bool fork_command = false;
 	int ret;
 
 	memset(&plan, 0, sizeof(plan));
 	trace_session_init(&trace, &plan, "start");
-	ret = plan_parse(&plan_cmd_start, argc, argv, &plan);
+	ret = plan_parse_own(&plan_cmd_start, &fork_command, argc, argv, &plan);
+	if (!ret && fork_command && !plan.command)
+		ret = kt_usage_error("start", "--fork", NULL, "needs a COMMAND to run");
 	if (!ret)
 		ret = check_something(&plan);
 	if (!ret)
@@ -72,6 +102,8 @@ int cmd_start(int argc, char **argv)
 			trace.stop_signal);
 		ret = -EINTR;
 	}
+	if (!ret && plan.command && !fork_command)
+		wait_command(&trace);
 	if (trace_session_end(&trace, !ret, &err) && !ret)
 		ret = -EIO;
 	if (err.len)

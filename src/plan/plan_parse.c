@@ -274,11 +274,30 @@ static int parse_net(struct plan *plan, const char *arg)
 	return set_string(plan, &plan->net_target, "-N", arg);
 }
 
+/*
+ * -m, --compression and --file-version shape the trace.dat file: refused where none is written
+ * (start, stream), as trace-cmd refuses them, rather than ignored.
+ */
+static int check_file_option(const struct plan *plan, int id, const char *arg)
+{
+	const char *flag = id == 'm' ? "-m" :
+			   id == PLAN_OPT_COMPRESSION ? "--compression" : "--file-version";
+
+	if (plan->caps & PLAN_WRITES_FILE)
+		return 0;
+	return plan_err_flag(plan, flag, arg,
+			     "shapes the trace.dat file, and none is written here "
+			     "(did you mean 'record'?)");
+}
+
 /* Options that set a field of the whole plan. */
 static int parse_plan_opt(struct plan_parser *ps, int id, const char *arg)
 {
 	struct plan *plan = ps->plan;
 
+	if ((id == 'm' || id == PLAN_OPT_COMPRESSION || id == PLAN_OPT_FILE_VERSION) &&
+	    check_file_option(plan, id, arg))
+		return -EINVAL;
 	switch (id) {
 	case 'v':
 		ps->negate = true;
@@ -351,7 +370,7 @@ static int take_command(struct plan *plan, int argc, char **argv, int first)
 		return 0;
 	if (!(plan->caps & PLAN_RUNS_COMMAND))
 		return plan_err_flag(plan, "COMMAND", argv[first],
-				     "is not run by this command (record or stream run one)");
+				     "is not run by this command (record, stream, start run one)");
 	plan->command = calloc(n + 1, sizeof(char *));
 	if (!plan->command)
 		return -ENOMEM;

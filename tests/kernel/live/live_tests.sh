@@ -154,7 +154,7 @@ case_stream_filter() {
 
 # Without CONFIG_TRACER_SNAPSHOT: every action names the missing kernel option, changes nothing.
 snapshot_missing() {
-	for flag in "" -s -c -f; do
+	for flag in "" -s -r -f "-r -s" "-c 0" "-c 0 -r"; do
 		$LIMIT "$KT" snapshot $flag > "$TMP/out" 2> "$TMP/err" && fail "snapshot $flag succeeded"
 		grep -q 'CONFIG_TRACER_SNAPSHOT is not set' "$TMP/err" ||
 			fail "snapshot $flag: unclear error: $(cat "$TMP/err")"
@@ -181,9 +181,16 @@ snapshot_cycle() {
 	$LIMIT "$KT" snapshot $bflag > "$TMP/snap" || fail "snapshot $bflag (print) failed"
 	grep -q 'ktrace-snap-before' "$TMP/snap" || fail "the snapshot lacks the marker written before"
 	grep -q 'ktrace-snap-after' "$TMP/snap" && fail "the snapshot has the marker written after"
-	$LIMIT "$KT" snapshot -c $bflag || fail "snapshot -c failed"
+	$LIMIT "$KT" snapshot -c 0 $bflag > "$TMP/snap" || fail "snapshot -c 0 $bflag (print) failed"
+	grep -E -v '^#' "$TMP/snap" | grep -E -v '\[000\]' | grep -q . &&
+		fail "snapshot -c 0 printed another CPU's events"
+	$LIMIT "$KT" snapshot -r $bflag || fail "snapshot -r failed"
 	$LIMIT "$KT" snapshot $bflag > "$TMP/snap"
 	grep -q 'ktrace-snap' "$TMP/snap" && fail "the snapshot was not cleared"
+	echo "ktrace-snap-again" > "$dir/trace_marker"
+	$LIMIT "$KT" snapshot -r -s $bflag || fail "snapshot -r -s failed"
+	$LIMIT "$KT" snapshot $bflag > "$TMP/snap"
+	grep -q 'ktrace-snap-again' "$TMP/snap" || fail "snapshot -r -s took no new snapshot"
 	$LIMIT "$KT" snapshot -f $bflag || fail "snapshot -f failed"
 	echo > "$dir/trace"
 	[ -n "$inst" ] && rmdir "$T/instances/$inst"
@@ -229,8 +236,14 @@ case_stream_blk() {
 
 case_snapshot() {
 	"$SNAP" > "$TMP/before"
-	$LIMIT "$KT" snapshot -s -c 2> "$TMP/err" && fail "-s -c accepted"
-	grep -q 'give one of' "$TMP/err" || fail "-s -c: unclear error"
+	# trace-cmd's flags: -c takes a CPU (-r clears), -s and -f are refused together
+	$LIMIT "$KT" snapshot -s -f 2> "$TMP/err" && fail "-s -f accepted"
+	grep -q 'taken and freed at once' "$TMP/err" || fail "-s -f: unclear error: $(cat "$TMP/err")"
+	$LIMIT "$KT" snapshot -c 2> "$TMP/err" && fail "-c without a CPU accepted"
+	$LIMIT "$KT" snapshot -c x 2> "$TMP/err" && fail "-c x accepted"
+	grep -q "ktrace snapshot: -c 'x'" "$TMP/err" || fail "-c x: unclear error: $(cat "$TMP/err")"
+	$LIMIT "$KT" snapshot -c 99999 2> "$TMP/err" && fail "a missing CPU accepted"
+	grep -q 'no such CPU' "$TMP/err" || fail "-c 99999: unclear error: $(cat "$TMP/err")"
 	$LIMIT "$KT" snapshot -B kt_live_none 2> "$TMP/err" && fail "a missing instance accepted"
 	grep -q 'no such instance' "$TMP/err" || fail "-B missing: unclear error"
 	if [ -e $T/snapshot ]; then

@@ -228,7 +228,15 @@ static void test_errors(void **state)
 	BAD("record", "--bogus");
 	BAD("record", "-e");
 	BAD("start", "-o", "x.dat");
-	BAD("start", "-e", "a", "ls");
+	/* start and stream write no file: the options about one are refused, as trace-cmd does */
+	BAD("start", "-m", "100");
+	BAD("start", "--compression", "zstd");
+	BAD("start", "--file-version", "6");
+	BAD("stream", "-m", "100");
+	BAD("stream", "--compression", "zstd");
+	BAD("stream", "--file-version", "6");
+	BAD("record", "--fork", "ls");
+	BAD("extract", "COMMAND");
 #undef BAD
 }
 
@@ -261,6 +269,26 @@ static void test_extract(void **state)
 	plan_release(&p);
 	assert_true(parse_args(&p, "start", "-e", "a", NULL) == 0);
 	assert_null(p.output);
+	plan_release(&p);
+}
+
+/* start runs a COMMAND as trace-cmd start does; --fork is start's own row */
+static void test_start_command(void **state)
+{
+	char *argv[] = { "start", "--fork", "-e", "sched", "-F", "--", "sleep", "1", NULL };
+	bool fork_command = false;
+	struct plan p;
+
+	assert_int_equal(plan_parse_own(&plan_cmd_start, &fork_command, 8, argv, &p), 0);
+	assert_true(fork_command);
+	assert_true(p.filter_command);
+	assert_string_equal(p.command[0], "sleep");
+	assert_string_equal(p.command[1], "1");
+	assert_null(p.command[2]);
+	assert_null(p.output);
+	plan_release(&p);
+	assert_int_equal(parse_args(&p, "start", "-e", "a", "ls", NULL), 0);
+	assert_string_equal(p.command[0], "ls");
 	plan_release(&p);
 }
 
@@ -311,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_command),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_extract),
+		cmocka_unit_test(test_start_command),
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_help),
 	};
