@@ -115,7 +115,7 @@ refused() {	# WHY ARGS...: exit 1, one line naming ktrace convert, no file x.dat
 	if [ "$rc" != 1 ] || [ "$(wc -l < "$W/refused.err")" != 1 ] ||
 		! grep -q '^ktrace convert: ' "$W/refused.err" || [ -s "$W/refused.out" ]; then
 		fail "$why: exit $rc, stderr: $(head -3 "$W/refused.err")"
-	elif [ -e "$W/x.dat" ] || ls -A "$W" | grep -q '^\.x\.dat\.'; then
+	elif [ -e "$W/x.dat" ] || compgen -G "$W/.x.dat.*" > /dev/null; then
 		fail "$why: left a file behind"
 	else
 		pass "$why: $(cat "$W/refused.err")"
