@@ -5,8 +5,9 @@
 # test, and the zlib files convert makes (read back by converting them again) are converted
 # to v6, v7 none, v7 zstd and v7 zlib. Each output must print, through trace-cmd report
 # (Debian's has no zlib: not for those) and ktrace report, the same bytes as its input does
-# through the same tool, with and without -R and --stat (but for the offsets of the CPU data); trace-cmd dump --summary and ktrace
-# dump must read it and agree. Then what convert refuses: one line on stderr, exit 1, no output.
+# through the same tool, plain, with -R and with --stat (but for the offsets of the CPU data);
+# trace-cmd dump --summary and ktrace dump must read it and agree. Then what convert refuses:
+# one line on stderr, exit 1, no output left.
 #   ktrace_convert.sh KTRACE ROUNDTRIP_TEST CORPUS_DIR SEEDS_DIR
 set -u
 KTRACE=$1
@@ -124,6 +125,13 @@ refused() {	# WHY ARGS...: exit 1, one line naming ktrace convert, no file x.dat
 head -c 5000 "$CORPUS/sched.dat" > "$W/trunc-head.dat"
 v6=$W/out/sched-v6.dat
 head -c $(($(stat -c %s "$v6") - 5000)) "$v6" > "$W/trunc-data.dat"
+# a chunk of CPU 0's compressed data damaged: its offset from the BUFFER option
+cp "$CORPUS/sched.dat" "$W/damaged.dat"
+at=$("$KTRACE" dump --flyrecord -i "$W/damaged.dat" |
+	awk '/data offset and size/ && $1 == 0 { print $2; exit }')
+printf '\xff\xff\xff\xff\xff\xff\xff\xff' |
+	dd of="$W/damaged.dat" bs=1 seek=$((at + 20)) conv=notrunc status=none
+refused "a damaged compressed chunk" -i damaged.dat -o x.dat
 refused "a truncated header" -i trunc-head.dat -o x.dat
 refused "truncated CPU data" -i trunc-data.dat -o x.dat
 refused "an unknown compression" --compression lz4 -i "$CORPUS/sched.dat" -o x.dat
