@@ -136,38 +136,38 @@ static int cpu_count(struct dat_file *df)
 /* Where one CPU's pages are staged: raw, or in chunks of DAT_CHUNK_PAGES pages. */
 struct stage {
 	struct kt_codec *codec;		/* NULL: raw pages */
-	uint8_t *raw, *z;
+	uint8_t *raw;			/* the pages not yet in the staging file */
+	uint8_t *z;			/* their chunk */
 	size_t raw_len, chunk_cap, bound;
 	struct dat_cpu_source *cs;
 };
 
+/* The pages gathered so far into the staging file: as they are, or as one chunk. */
 static int stage_flush(struct stage *st)
 {
-	size_t zlen;
-	int ret;
+	size_t zlen = st->raw_len;
+	const void *out = st->raw;
+	int ret = 0;
 
 	if (!st->raw_len)
 		return 0;
-	ret = dat_chunk_pack(st->codec, st->raw, st->raw_len, DAT_HOST_BIG_ENDIAN, st->z,
-			     st->bound, &zlen);
-	if (!ret)
-		ret = fd_write_all(st->cs->fd, st->z, zlen);
-	if (!ret) {
-		st->cs->size += zlen;
-		st->cs->raw_size += st->raw_len;
+	if (st->codec) {
+		ret = dat_chunk_pack(st->codec, st->raw, st->raw_len, DAT_HOST_BIG_ENDIAN, st->z,
+				     st->bound, &zlen);
+		out = st->z;
 		st->cs->nr_chunks++;
 	}
+	if (!ret)
+		ret = fd_write_all(st->cs->fd, out, zlen);
+	st->cs->size += zlen;
+	st->cs->raw_size += st->raw_len;
 	st->raw_len = 0;
 	return ret;
 }
 
+/* Pages are written DAT_CHUNK_PAGES at a time: one chunk when compressed, else one write. */
 static int stage_page(struct stage *st, const void *page, uint32_t page_size)
 {
-	if (!st->codec) {
-		st->cs->size += page_size;
-		st->cs->raw_size += page_size;
-		return fd_write_all(st->cs->fd, page, page_size);
-	}
 	memcpy(st->raw + st->raw_len, page, page_size);
 	st->raw_len += page_size;
 	return st->raw_len == st->chunk_cap ? stage_flush(st) : 0;
@@ -196,7 +196,7 @@ static int stage_cpu(struct dat_file *df, int buffer, int index, struct stage *s
 		if (ret)
 			break;
 	}
-	if (!ret && st->codec)
+	if (!ret)
 		ret = stage_flush(st);
 	dat_page_stream_close(ps);
 	if (ret && !err->len)
@@ -224,11 +224,13 @@ static int stage_buffer(struct dat_file *df, int buffer, struct kt_codec *codec,
 		cpus[i].fd = -1;
 	src->nr_cpus = b->nr_cpus;
 	st.chunk_cap = (size_t)DAT_CHUNK_PAGES * b->page_size;
-	if (codec) {
+	st.raw = malloc(st.chunk_cap);
+	if (!st.raw)
+		ret = -ENOMEM;
+	if (codec && !ret) {
 		st.bound = dat_chunk_bound(kt_codec_compression(codec), st.chunk_cap);
-		st.raw = malloc(st.chunk_cap);
 		st.z = malloc(st.bound);
-		if (!st.raw || !st.z)
+		if (!st.z)
 			ret = -ENOMEM;
 	}
 	for (i = 0; !ret && i < b->nr_cpus; i++) {
