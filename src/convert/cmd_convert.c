@@ -3,15 +3,17 @@
  * `ktrace convert`: a trace.dat rewritten in another file version or compression, with
  * trace-cmd 3.1.6's options and defaults (tracecmd/trace-convert.c): version 7, compressed
  * with the best compression there is unless told otherwise; a compression other than "none"
- * makes a version 6 request a version 7 file, as trace-cmd does. The output is written under
- * a hidden name beside it and renamed when complete, and never replaces the input.
+ * makes a version 6 request a version 7 file, as trace-cmd does. The output is named only
+ * once complete (struct output), and never replaces the input.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -109,62 +111,98 @@ static bool same_file(const char *a, const char *b)
 	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/* A hidden file beside path: its name in *tmp, its fd, or negative errno. */
-static int open_beside(const char *path, char **tmp)
+/*
+ * The output while it is written: where the file system allows, an unnamed file (O_TMPFILE)
+ * that gets a hidden name beside OUTPUT only once complete, so that a conversion killed midway
+ * leaves nothing behind; else a hidden file from the start. It takes its name by rename(), so
+ * that OUTPUT is never seen half written.
+ */
+struct output {
+	int fd;
+	bool named;		/* `hidden` exists */
+	char *hidden;		/* DIR/.OUTPUT.XXXXXX */
+};
+
+static int output_open(struct output *o, const char *path, const char *dir)
 {
 	mode_t mask;
-	int fd;
 
-	if (asprintf(tmp, "%s/.%s.XXXXXX", dirname(strdupa(path)), basename(strdupa(path))) < 0) {
-		*tmp = NULL;
+	if (asprintf(&o->hidden, "%s/.%s.XXXXXX", dir, basename(strdupa(path))) < 0) {
+		o->hidden = NULL;
 		return -ENOMEM;
 	}
-	fd = mkostemp(*tmp, O_CLOEXEC);
-	if (fd < 0) {
-		fd = -errno;
-		free(*tmp);
-		*tmp = NULL;
-		return fd;
-	}
+	/* open() applies the umask to an O_TMPFILE's mode as to any new file's */
+	o->fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+	if (o->fd >= 0)
+		return 0;
+	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+		return -errno;
+	o->fd = mkostemp(o->hidden, O_CLOEXEC);
+	if (o->fd < 0)
+		return -errno;
+	o->named = true;
 	/* mkostemp makes it 0600; a new trace.dat is as readable as any file the user creates */
 	mask = umask(0);
 	umask(mask);
-	if (fchmod(fd, 0666 & ~mask)) {
-		fd = -errno;
-		unlink(*tmp);
-		free(*tmp);
-		*tmp = NULL;
-	}
-	return fd;
+	return fchmod(o->fd, 0666 & ~mask) ? -errno : 0;
 }
 
-static int convert(struct dat_file *df, const struct dat_writer_config *cfg, const char *output,
+/* The unnamed file linked under a fresh hidden name: through /proc, else by its fd (root). */
+static int output_link(struct output *o)
+{
+	size_t len = strlen(o->hidden);
+	unsigned int r;
+	char proc[32];
+	int i;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
+	for (i = 0; i < 100; i++) {
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			r = (unsigned int)getpid() * 100u + (unsigned int)i;
+		snprintf(o->hidden + len - 6, 7, "%06x", r & 0xffffffu);
+		if (!linkat(AT_FDCWD, proc, AT_FDCWD, o->hidden, AT_SYMLINK_FOLLOW) ||
+		    !linkat(o->fd, "", AT_FDCWD, o->hidden, AT_EMPTY_PATH)) {
+			o->named = true;
+			return 0;
+		}
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+static int convert(struct dat_file *df, const struct dat_writer_config *cfg, const char *path,
 		   struct strbuf *err)
 {
-	char *tmp, *dir = dirname(strdupa(output));
-	int fd, ret;
+	struct output o = { .fd = -1 };
+	char *dir = dirname(strdupa(path));
+	int ret;
 
-	fd = open_beside(output, &tmp);
-	if (fd < 0) {
-		strbuf_addf(err, "cannot create a file in %s: %s", dir, strerror(-fd));
-		return fd;
-	}
-	ret = dat_file_copy(df, fd, cfg, dir, err);
-	if (!ret && fsync(fd)) {
-		ret = -errno;
-		strbuf_addf(err, "%s: %s", output, strerror(-ret));
-	}
-	if (close(fd) && !ret) {
-		ret = -errno;
-		strbuf_addf(err, "%s: %s", output, strerror(-ret));
-	}
-	if (!ret && rename(tmp, output)) {
-		ret = -errno;
-		strbuf_addf(err, "cannot rename %s to %s: %s", tmp, output, strerror(-ret));
-	}
+	ret = output_open(&o, path, dir);
 	if (ret)
-		unlink(tmp);
-	free(tmp);
+		strbuf_addf(err, "cannot create a file in %s: %s", dir, strerror(-ret));
+	if (!ret)
+		ret = dat_file_copy(df, o.fd, cfg, dir, err);
+	if (!ret && fsync(o.fd)) {
+		ret = -errno;
+		strbuf_addf(err, "%s: %s", path, strerror(-ret));
+	}
+	if (!ret && !o.named) {
+		ret = output_link(&o);
+		if (ret)
+			strbuf_addf(err, "cannot name the output in %s: %s", dir, strerror(-ret));
+	}
+	if (o.fd >= 0 && close(o.fd) && !ret) {
+		ret = -errno;
+		strbuf_addf(err, "%s: %s", path, strerror(-ret));
+	}
+	if (!ret && rename(o.hidden, path)) {
+		ret = -errno;
+		strbuf_addf(err, "cannot rename %s to %s: %s", o.hidden, path, strerror(-ret));
+	}
+	if (ret && o.named)
+		unlink(o.hidden);
+	free(o.hidden);
 	return ret;
 }
 
