@@ -28,6 +28,7 @@ static const struct kt_command commands[] = {
 	{ "list", cmd_list, NEED_ROOT | NEED_TRACEFS, "list tracers, events, options, functions" },
 	{ "report", cmd_report, USAGE_EXIT_255, "print the events of a trace.dat file" },
 	{ "dump", cmd_dump, 0, "describe the structure of a trace.dat file" },
+	{ "convert", cmd_convert, 0, "rewrite a trace.dat file in another version or compression" },
 	{ "export", cmd_export, 0, "convert a trace.dat file for Perfetto" },
 	{ "hist", cmd_hist, 0, "latency and count histograms of a trace.dat file" },
 	{ "listen", cmd_listen, 0, "receive traces from remote 'record -N' clients" },

@@ -27,6 +27,7 @@ struct kt_command {
  */
 int cmd_report(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_hist(int argc, char **argv);
 int cmd_record(int argc, char **argv);

@@ -32,6 +32,7 @@ struct dat_writer_config {
 	int version;			/* 6 or 7 */
 	enum kt_compression compression; /* v7 only; v6 files are never compressed */
 	uint32_t page_size;		/* page size written in the file header */
+	int long_size;			/* "bytes in a long" of the header; 0: the host's */
 };
 
 /* One format file (events/SYSTEM/EVENT/format) as read from tracefs. */
@@ -86,6 +87,13 @@ int dat_writer_event_formats(struct dat_writer *w, const struct dat_event_system
 int dat_writer_kallsyms(struct dat_writer *w, const struct dat_blob *kallsyms, struct strbuf *err);
 int dat_writer_printk(struct dat_writer *w, const struct dat_blob *printk, struct strbuf *err);
 int dat_writer_cmdlines(struct dat_writer *w, const struct dat_blob *cmdlines, struct strbuf *err);
+/*
+ * One of those six as another file holds it (dat_file_load_section, dat_file_load_v6_block):
+ * the payload of option `id` (DAT_OPT_HEADER_INFO..DAT_OPT_CMDLINES), in the host's byte order,
+ * written as is in place of the call of that id above.
+ */
+int dat_writer_metadata_payload(struct dat_writer *w, uint16_t id, const struct dat_blob *payload,
+				struct strbuf *err);
 
 /* Queues an option (dat_format.h ids); v7 writes CPUCOUNT as an option, v6 as a field. */
 int dat_writer_add_option(struct dat_writer *w, uint16_t id, const void *data, uint32_t size);

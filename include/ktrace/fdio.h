@@ -20,5 +20,10 @@ int fd_pwrite_all(int fd, const void *buf, size_t len, uint64_t off);
  * prints to `out` through stdio flushes it first.
  */
 int fd_copy_all(int in, int out);
+/*
+ * An unnamed read-write file in the directory dir (O_TMPFILE, else a hidden name unlinked at
+ * once), so that nothing is left behind when ktrace dies: the fd or negative errno.
+ */
+int fd_open_temp(const char *dir);
 
 #endif

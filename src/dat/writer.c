@@ -222,7 +222,7 @@ static int write_file_header(struct dat_writer *w)
 #else
 	endian_and_long[0] = 0;
 #endif
-	endian_and_long[1] = (uint8_t)sizeof(long);
+	endian_and_long[1] = (uint8_t)w->long_size;
 	snprintf(version, sizeof(version), "%d", w->version);
 	ret = dat_w_write(w, DAT_MAGIC_UNFINISHED, DAT_MAGIC_LEN);
 	if (!ret)
@@ -268,6 +268,7 @@ int dat_writer_open(int fd, const struct dat_writer_config *cfg, struct dat_writ
 	w->version = cfg->version;
 	w->comp = cfg->version >= 7 ? cfg->compression : KT_COMP_NONE;
 	w->page_size = cfg->page_size;
+	w->long_size = cfg->long_size ? cfg->long_size : (int)sizeof(long);
 	w->big = DAT_HOST_BIG_ENDIAN;
 	ret = w->comp != KT_COMP_NONE ? kt_codec_new(w->comp, &w->codec) : 0;
 	if (!ret)
@@ -475,6 +476,27 @@ int dat_writer_printk(struct dat_writer *w, const struct dat_blob *printk, struc
 int dat_writer_cmdlines(struct dat_writer *w, const struct dat_blob *cmdlines, struct strbuf *err)
 {
 	return write_sized(w, DAT_OPT_CMDLINES, "command lines", cmdlines, 8, err);
+}
+
+int dat_writer_metadata_payload(struct dat_writer *w, uint16_t id, const struct dat_blob *payload,
+				struct strbuf *err)
+{
+	static const char *const desc[] = {
+		[DAT_OPT_HEADER_INFO - DAT_OPT_HEADER_INFO] = "headers",
+		[DAT_OPT_FTRACE_EVENTS - DAT_OPT_HEADER_INFO] = "ftrace events",
+		[DAT_OPT_EVENT_FORMATS - DAT_OPT_HEADER_INFO] = "events format",
+		[DAT_OPT_KALLSYMS - DAT_OPT_HEADER_INFO] = "kallsyms",
+		[DAT_OPT_PRINTK - DAT_OPT_HEADER_INFO] = "printk",
+		[DAT_OPT_CMDLINES - DAT_OPT_HEADER_INFO] = "command lines",
+	};
+	struct kt_part part = { payload->size ? payload->data : "", payload->size };
+
+	if (id < DAT_OPT_HEADER_INFO || id > DAT_OPT_CMDLINES) {
+		if (err)
+			strbuf_addf(err, "option %u is not a metadata section", id);
+		return -EINVAL;
+	}
+	return write_meta(w, id, desc[id - DAT_OPT_HEADER_INFO], &part, 1, err);
 }
 
 int dat_w_strings_section(struct dat_writer *w)

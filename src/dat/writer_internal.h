@@ -25,6 +25,7 @@ struct dat_writer {
 	enum kt_compression comp;
 	struct kt_codec *codec;	/* NULL when sections are stored uncompressed */
 	uint32_t page_size;
+	int long_size;
 	bool big;		/* numbers in big-endian order: a new file's are the host's */
 	uint64_t off;		/* end of what was written so far */
 	uint64_t next_link;	/* v7: where the offset of the next options section goes */

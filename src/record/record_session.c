@@ -10,6 +10,7 @@
 
 #include "ktrace/dat_format.h"
 #include "ktrace/dat_writer.h"
+#include "ktrace/fdio.h"
 #include "ktrace/plan.h"
 #include "ktrace/tfs.h"
 #include "record_latency.h"
@@ -74,26 +75,6 @@ int record_session_init(struct record_session *s, const char *const *names, int 
 	return 0;
 }
 
-/* An unnamed temp file in dir: nothing is left behind if ktrace dies. */
-static int open_temp(const char *dir)
-{
-	char *path = NULL;
-	int fd;
-
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
-		return fd < 0 ? -errno : fd;
-	if (asprintf(&path, "%s/.ktrace-cpu-XXXXXX", dir) < 0)
-		return -ENOMEM;
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd >= 0)
-		unlink(path);
-	else
-		fd = -errno;
-	free(path);
-	return fd;
-}
-
 static int parse_counter(const char *text, const char *key, uint64_t *out)
 {
 	const char *p = strstr(text, key);
@@ -146,7 +127,7 @@ static int start_cpu(struct record_session *s, struct record_buffer *b, struct r
 		cfg.compression = KT_COMP_NONE;
 		cfg.datagram = s->datagram;
 	} else {
-		c->fd = open_temp(s->out_dir);
+		c->fd = fd_open_temp(s->out_dir);
 	}
 	if (c->fd < 0) {
 		strbuf_addf(err, "cannot create a temp file in %s: %s", s->out_dir,
@@ -156,7 +137,7 @@ static int start_cpu(struct record_session *s, struct record_buffer *b, struct r
 	cfg.out_fd = c->fd;
 	cfg.spare_fd = -1;
 	if (s->max_bytes) {
-		c->spare_fd = open_temp(s->out_dir);
+		c->spare_fd = fd_open_temp(s->out_dir);
 		if (c->spare_fd < 0) {
 			strbuf_addf(err, "cannot create a temp file in %s: %s", s->out_dir,
 				    strerror(-c->spare_fd));

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Whole writes to files and sockets, and copies between them (fdio.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -63,4 +66,23 @@ int fd_copy_all(int in, int out)
 		if (ret)
 			return ret;
 	}
+}
+
+int fd_open_temp(const char *dir)
+{
+	char *path = NULL;
+	int fd;
+
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
+		return fd < 0 ? -errno : fd;
+	if (asprintf(&path, "%s/.ktrace-tmp-XXXXXX", dir) < 0)
+		return -ENOMEM;
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(path);
+	else
+		fd = -errno;
+	free(path);
+	return fd;
 }

@@ -187,7 +187,8 @@ static void write_meta(struct dat_writer *w, struct dat_file *src, const struct 
 static void write_copy(struct dat_file *src, const struct meta *m, int version,
 		       enum kt_compression comp, int fd)
 {
-	struct dat_writer_config cfg = { version, comp, dat_file_page_size(src) };
+	struct dat_writer_config cfg = { .version = version, .compression = comp,
+					  .page_size = dat_file_page_size(src) };
 	const struct dat_buffer *b = dat_file_buffer(src, 0);
 	struct strbuf err = STRBUF_INIT;
 	struct dat_cpu_source cpus[8];
@@ -334,7 +335,8 @@ static char *latency_path(int version, enum kt_compression comp)
 
 static void latency_trip(int version, enum kt_compression comp)
 {
-	struct dat_writer_config cfg = { version, comp, 4096 };
+	struct dat_writer_config cfg = { .version = version, .compression = comp,
+					  .page_size = 4096 };
 	struct strbuf err = STRBUF_INIT;
 	struct dat_file *src, *copy;
 	struct dat_writer *w;

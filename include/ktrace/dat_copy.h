@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTRACE_DAT_COPY_H
+#define KTRACE_DAT_COPY_H
+
+/*
+ * One trace.dat rewritten as another, in the version and compression of cfg (`ktrace convert`,
+ * trace-cmd's tracecmd_copy): the reader's view of the file handed to the one writer.
+ */
+#include "ktrace/dat.h"
+#include "ktrace/dat_writer.h"
+#include "ktrace/strbuf.h"
+
+/*
+ * Writes what df holds into out_fd (empty, at offset 0): the six metadata payloads as they
+ * are, every option but those the layout makes (section offsets, buffers, CPU count), the CPU
+ * count, then every buffer's pages, or the latency text. cfg's page size and long size of 0
+ * take df's. The CPU data is staged, page by page and recompressed when cfg asks, in unnamed
+ * files in tmp_dir (the output's directory, so that the copy into it stays in the kernel).
+ * 0, or negative errno with one line in err.
+ */
+int dat_file_copy(struct dat_file *df, int out_fd, const struct dat_writer_config *cfg,
+		  const char *tmp_dir, struct strbuf *err);
+
+#endif
