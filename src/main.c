@@ -10,6 +10,7 @@
 
 #include "ktrace/command.h"
 #include "ktrace/options.h"
+#include "ktrace/strbuf.h"
 #include "ktrace/version.h"
 
 static const struct kt_command commands[] = {
@@ -94,8 +95,9 @@ static int unknown_command(const char *name)
 	return 1;
 }
 
-static int prepare(const struct kt_command *cmd)
+static int prepare(const struct kt_command *cmd, const char *tracefs_dir)
 {
+	struct strbuf err = STRBUF_INIT;
 	int ret;
 
 	if ((cmd->flags & NEED_ROOT) && geteuid() != 0) {
@@ -104,14 +106,38 @@ static int prepare(const struct kt_command *cmd)
 		return -EPERM;
 	}
 	if (cmd->flags & NEED_TRACEFS) {
-		ret = kt_tracefs_ensure_mounted();
-		if (ret) {
-			fprintf(stderr, "ktrace %s: cannot mount tracefs on /sys/kernel/tracing: %s\n",
-				cmd->name, strerror(-ret));
-			return ret;
-		}
+		ret = kt_tracefs_locate(tracefs_dir, &err);
+		if (ret)
+			fprintf(stderr, "ktrace %s: %s\n", cmd->name,
+				err.len ? err.buf : strerror(-ret));
+		strbuf_release(&err);
+		return ret;
 	}
 	return 0;
+}
+
+/*
+ * ktrace's own options, before the command: --tracefs PATH (or --tracefs=PATH). Returns how
+ * many words they took, or -1 after a message.
+ */
+static int global_options(int argc, char **argv, const char **tracefs_dir)
+{
+	int i = 1;
+
+	while (i < argc && !strncmp(argv[i], "--tracefs", 9)) {
+		if (argv[i][9] == '=') {
+			*tracefs_dir = argv[i] + 10;
+			i++;
+		} else if (!argv[i][9] && i + 1 < argc) {
+			*tracefs_dir = argv[i + 1];
+			i += 2;
+		} else {
+			fprintf(stderr, "ktrace: %s: expected --tracefs PATH before the command\n",
+				argv[i]);
+			return -1;
+		}
+	}
+	return i - 1;
 }
 
 /* A command's result as the process exit status. */
@@ -153,7 +179,14 @@ static int wants_help(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const struct kt_command *cmd;
+	const char *tracefs_dir = NULL;
+	int skip = global_options(argc, argv, &tracefs_dir);
 
+	if (skip < 0)
+		return 1;
+	/* the command sees its own name as argv[0], as without the global options */
+	argc -= skip;
+	argv += skip;
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		print_overview(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 1 : 0;
@@ -170,7 +203,7 @@ int main(int argc, char **argv)
 	if (!cmd)
 		return unknown_command(argv[1]);
 	/* Help needs neither root nor tracefs. */
-	if (!wants_help(argc - 1, argv + 1) && prepare(cmd))
+	if (!wants_help(argc - 1, argv + 1) && prepare(cmd, tracefs_dir))
 		return 1;
 	return exit_status(cmd, cmd->fn(argc - 1, argv + 1));
 }

@@ -47,8 +47,13 @@ int cmd_clear(int argc, char **argv);
 int cmd_options(int argc, char **argv);
 int cmd_check_events(int argc, char **argv);
 
-/* Mounts tracefs at /sys/kernel/tracing when no tracefs is mounted; 0 or negative errno. */
-int kt_tracefs_ensure_mounted(void);
+struct strbuf;
+/*
+ * Chooses the tracefs every command then uses: dir (--tracefs), else $KTRACE_TRACEFS, else
+ * /sys/kernel/tracing, else a tracefs found in /proc/self/mountinfo, else one mounted at
+ * /sys/kernel/tracing. 0, or negative errno with the reason in err.
+ */
+int kt_tracefs_locate(const char *dir, struct strbuf *err);
 
 /*
  * `ktrace __complete ...` (argv[0] is "__complete"): the candidates of the bash completion, from

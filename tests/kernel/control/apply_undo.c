@@ -22,11 +22,14 @@ int main(int argc, char **argv)
 	struct tfs_undo *undo = NULL;
 	struct plan plan;
 	const char *shell;
+	struct strbuf err = STRBUF_INIT;
 	pid_t self = getpid();
 	int ret;
 
-	if (argc < 2 || kt_tracefs_ensure_mounted())
+	if (argc < 2 || kt_tracefs_locate(NULL, &err)) {
+		fprintf(stderr, "apply_undo: %s\n", err.len ? err.buf : "usage: SHELL PLAN...");
 		return 3;
+	}
 	shell = argv[1];
 	argv[1] = argv[0];
 	if (plan_parse(&plan_cmd_record, argc - 1, argv + 1, &plan))
