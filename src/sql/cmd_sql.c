@@ -50,14 +50,17 @@ static int parse(struct sql_args *a, int argc, char **argv)
 	static const char *const formats[] = { "table", "csv", "json" };
 	int ret, idx, i;
 
-	ret = kt_parse_options(&sql_help, argc, argv, a, &idx);
+	/* options may follow the QUERY; the parser takes argv[0] as the command: the QUERY */
+	while (!(ret = kt_parse_options(&sql_help, argc, argv, a, &idx)) && idx < argc) {
+		if (a->query)
+			return kt_usage_error("sql", "QUERY", argv[idx], "follows the QUERY: quote "
+					      "the whole query (statements are separated by ';')");
+		a->query = argv[idx];
+		argc -= idx;
+		argv += idx;
+	}
 	if (ret)
 		return ret;
-	if (idx < argc)
-		a->query = argv[idx++];
-	if (idx < argc)
-		return kt_usage_error("sql", "QUERY", argv[idx], "follows the QUERY: quote the "
-				      "whole query (statements are separated by ';')");
 	if (a->query && a->query_file)
 		return kt_usage_error("sql", "-f", a->query_file, "and a QUERY: give one");
 	if (!a->query && !a->query_file && !a->output)
@@ -135,6 +138,7 @@ static int run(const struct sql_args *a, struct strbuf *err)
 	sqlite3_close(db);
 	report_layouts_free(t.layouts);
 	strv_free(t.tables);
+	free(t.formats);
 	dat_file_close(t.df);
 	strbuf_release(&queries);
 	return ret;

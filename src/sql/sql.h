@@ -29,12 +29,21 @@ struct report_layouts;
 /* The schema the tables have; PRAGMA user_version of the database (and of -o's file). */
 #define SQL_SCHEMA_VERSION 1
 
+struct sql_trace;
+
+/* What a per-format table's module is given: its file and its event. */
+struct sql_format_ref {
+	struct sql_trace *trace;
+	int event_id;
+};
+
 /* What the tables of one connection read: one file. */
 struct sql_trace {
 	struct dat_file *df;
 	struct tep_handle *tep;
 	struct report_layouts *layouts;
-	char **tables;		/* the names of the tables created, NULL-terminated (strv.h) */
+	char **tables;		/* the names of the tables, NULL-terminated (strv.h) */
+	struct sql_format_ref *formats;	/* one per format table */
 };
 
 /* ------------------------------------------------------------------ scan */
@@ -87,7 +96,10 @@ int sql_events_create(sqlite3 *db, void *aux, int argc, const char *const *argv,
 int sql_format_create(sqlite3 *db, void *aux, int argc, const char *const *argv,
 		      sqlite3_vtab **out, char **err);
 
-/* Registers the modules and creates every table of the file; 0 or -errno (message in err). */
+/*
+ * Makes every table of the file: each is an eponymous virtual table (its module's name), so
+ * that a table costs nothing until a query names it. 0 or -errno (message in err).
+ */
 int sql_tables_create(sqlite3 *db, struct sql_trace *t, struct strbuf *err);
 
 /* ------------------------------------------------------------------ queries */

@@ -125,17 +125,18 @@ static const struct sql_table_ops format_ops = {
 	.free = format_free,
 };
 
-/* argv[3]: the event's id */
+/* aux: the table's struct sql_format_ref */
 int sql_format_create(sqlite3 *db, void *aux, int argc, const char *const *argv,
 		      sqlite3_vtab **out, char **err)
 {
-	struct sql_trace *t = aux;
+	const struct sql_format_ref *ref = aux;
+	struct sql_trace *t = ref->trace;
 	const struct report_event_layout *el;
 	struct format_table *f;
 	struct tep_event *event;
 	int ret;
 
-	event = argc > 3 ? tep_find_event(t->tep, atoi(argv[3])) : NULL;
+	event = tep_find_event(t->tep, ref->event_id);
 	if (!event) {
 		*err = sqlite3_mprintf("%s: no such event format", argv[2]);
 		return SQLITE_ERROR;

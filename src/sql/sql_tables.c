@@ -36,30 +36,17 @@ static bool name_shared(struct tep_event **all, int nr, const struct tep_event *
 	return is_fixed(e->name);
 }
 
-static int create(sqlite3 *db, struct sql_trace *t, const char *name, const char *module,
-		  int id, struct strbuf *err)
+static int add_table(sqlite3 *db, struct sql_trace *t, const char *name,
+		     const sqlite3_module *module, void *aux, struct strbuf *err)
 {
-	char *sql, *msg = NULL;
-	int ret;
-
-	if (id >= 0)
-		sql = sqlite3_mprintf("CREATE VIRTUAL TABLE \"%w\" USING %s(%d)", name, module,
-				      id);
-	else
-		sql = sqlite3_mprintf("CREATE VIRTUAL TABLE \"%w\" USING %s", name, module);
-	if (!sql)
+	if (sqlite3_create_module(db, name, module, aux) != SQLITE_OK) {
+		strbuf_addf(err, "table %s: %s", name, sqlite3_errmsg(db));
 		return -ENOMEM;
-	ret = sqlite3_exec(db, sql, NULL, NULL, &msg);
-	sqlite3_free(sql);
-	if (ret != SQLITE_OK) {
-		strbuf_addf(err, "table %s: %s", name, msg ? msg : sqlite3_errstr(ret));
-		sqlite3_free(msg);
-		return -EINVAL;
 	}
 	return strv_push(&t->tables, name);
 }
 
-static int create_formats(sqlite3 *db, struct sql_trace *t, struct strbuf *err)
+static int add_formats(sqlite3 *db, struct sql_trace *t, struct strbuf *err)
 {
 	struct tep_event **all = tep_list_events(t->tep, TEP_EVENT_SORT_SYSTEM);
 	struct strbuf name = STRBUF_INIT;
@@ -67,13 +54,18 @@ static int create_formats(sqlite3 *db, struct sql_trace *t, struct strbuf *err)
 
 	if (!all)
 		return -ENOMEM;
+	t->formats = calloc(nr ? (size_t)nr : 1, sizeof(*t->formats));
+	if (!t->formats)
+		return -ENOMEM;
 	for (i = 0; i < nr && all[i] && !ret; i++) {
 		strbuf_reset(&name);
 		if (name_shared(all, nr, all[i]))
 			strbuf_addf(&name, "%s__%s", all[i]->system, all[i]->name);
 		else
 			strbuf_addstr(&name, all[i]->name);
-		ret = create(db, t, strbuf_str(&name), "ktrace_format", all[i]->id, err);
+		t->formats[i].trace = t;
+		t->formats[i].event_id = all[i]->id;
+		ret = add_table(db, t, strbuf_str(&name), &sql_format_module, &t->formats[i], err);
 	}
 	strbuf_release(&name);
 	/* the list is libtraceevent's, kept in the handle */
@@ -85,16 +77,11 @@ int sql_tables_create(sqlite3 *db, struct sql_trace *t, struct strbuf *err)
 	char *msg = NULL, *pragma;
 	int ret;
 
-	if (sqlite3_create_module(db, "ktrace_events", &sql_events_module, t) != SQLITE_OK ||
-	    sqlite3_create_module(db, "ktrace_format", &sql_format_module, t) != SQLITE_OK) {
-		strbuf_addf(err, "%s", sqlite3_errmsg(db));
-		return -ENOMEM;
-	}
 	/* trace-cmd adds the blktrace format when it reads records: it is a table too */
 	dat_file_add_blk_event(t->df);
-	ret = create(db, t, "events", "ktrace_events", -1, err);
+	ret = add_table(db, t, "events", &sql_events_module, t, err);
 	if (!ret)
-		ret = create_formats(db, t, err);
+		ret = add_formats(db, t, err);
 	pragma = sqlite3_mprintf("PRAGMA user_version = %d", SQL_SCHEMA_VERSION);
 	if (!ret && (!pragma || sqlite3_exec(db, pragma, NULL, NULL, &msg) != SQLITE_OK)) {
 		strbuf_addf(err, "%s", msg ? msg : sqlite3_errmsg(db));
