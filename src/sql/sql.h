@@ -12,10 +12,13 @@
  *   sql_vtab.c     what every table shares: the module, xBestIndex, the cursor
  *   sql_events.c   the events table
  *   sql_format.c   one table per event format of the file
+ *   sql_tables.c   the tables of a file and their names
+ *   sql_derived.c  views over them: sched_slice
  *   sql_run.c      the queries and their output (table, csv, json), and -o
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <sqlite3.h>
 
@@ -101,6 +104,9 @@ int sql_format_create(sqlite3 *db, void *aux, int argc, const char *const *argv,
  * that a table costs nothing until a query names it. 0 or -errno (message in err).
  */
 int sql_tables_create(sqlite3 *db, struct sql_trace *t, struct strbuf *err);
+
+/* The views of sql_derived.c whose tables the file has; 0 or -errno (message in err). */
+int sql_derived_create(sqlite3 *db, struct sql_trace *t, struct strbuf *err);
 
 /* ------------------------------------------------------------------ queries */
 

@@ -287,7 +287,7 @@ int sql_materialise(sqlite3 *db, const struct sql_trace *t, const char *path,
 		return ret;
 	ret = exec(db, "BEGIN", err);
 	for (i = 0; !ret && t->tables && t->tables[i]; i++) {
-		sql = sqlite3_mprintf("CREATE TABLE ktrace_out.\"%w\" AS SELECT * FROM main.\"%w\"",
+		sql = sqlite3_mprintf("CREATE TABLE ktrace_out.\"%w\" AS SELECT * FROM \"%w\"",
 				      t->tables[i], t->tables[i]);
 		ret = exec(db, sql, err);
 		sqlite3_free(sql);

@@ -82,6 +82,8 @@ int sql_tables_create(sqlite3 *db, struct sql_trace *t, struct strbuf *err)
 	ret = add_table(db, t, "events", &sql_events_module, t, err);
 	if (!ret)
 		ret = add_formats(db, t, err);
+	if (!ret)
+		ret = sql_derived_create(db, t, err);
 	pragma = sqlite3_mprintf("PRAGMA user_version = %d", SQL_SCHEMA_VERSION);
 	if (!ret && (!pragma || sqlite3_exec(db, pragma, NULL, NULL, &msg) != SQLITE_OK)) {
 		strbuf_addf(err, "%s", msg ? msg : sqlite3_errmsg(db));

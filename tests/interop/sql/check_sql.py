@@ -102,7 +102,7 @@ def table_names(dat):
 def check_formats(case, dat, rep):
     """Every table that has rows: its rows are report's events of that format, fields equal
     (a BLOB column as report's array of bytes)."""
-    tables = [t for t in table_names(dat) if t != "events"]
+    tables = [t for t in table_names(dat) if t not in ("events", "sched_slice")]
     # every table's count in one run (there may be a thousand formats), then the rows
     counts = sql(dat, ";".join(f"SELECT '{t}' AS t, count(*) AS n FROM \"{t}\"" for t in tables))
     counts = {r["t"]: r["n"] for r in counts}
@@ -138,6 +138,26 @@ def check_formats(case, dat, rep):
                for r in sql(dat, "SELECT prev_comm, next_pid FROM sched_switch")]
         if got != want:
             fail(case, "sched_switch prev_comm/next_pid differ from report's")
+
+
+def check_slices(case, dat, rep):
+    """sched_slice from report's sched_switch events, paired per cpu in file order."""
+    switches = [ev for ev in rep if ev["event"] == "sched_switch"]
+    if not switches:
+        return
+    by_cpu = collections.defaultdict(list)
+    for ev in switches:
+        by_cpu[ev["cpu"]].append(ev)
+    want = []
+    for cpu, evs in by_cpu.items():
+        for a, b in zip(evs, evs[1:] + [None]):
+            want.append({"cpu": cpu, "ts": a["ts"], "dur": b["ts"] - a["ts"] if b else None,
+                         "pid": a["fields"]["next_pid"], "comm": a["fields"]["next_comm"],
+                         "end_state": b["fields"]["prev_state"] if b else None})
+    key = lambda r: (r["ts"], r["cpu"])
+    got = sql(dat, "SELECT * FROM sched_slice")
+    if sorted(got, key=key) != sorted(want, key=key):
+        fail(case, f"sched_slice: {len(got)} rows differ from report's switches ({len(want)})")
 
 
 def check_ranges(case, dat, rep):
@@ -251,6 +271,7 @@ def main():
             check_counts(case, dat, rep)
             check_formats(case, dat, rep)
             check_ranges(case, dat, rep)
+            check_slices(case, dat, rep)
             check_formats_output(case, dat)
             check_db(case, dat)
         except RuntimeError as e:
