@@ -32,6 +32,7 @@ static const struct kt_command commands[] = {
 	{ "convert", cmd_convert, 0, "rewrite a trace.dat file in another version or compression" },
 	{ "export", cmd_export, 0, "convert a trace.dat file for Perfetto" },
 	{ "hist", cmd_hist, 0, "latency and count histograms of a trace.dat file" },
+	{ "sql", cmd_sql, 0, "run SQL queries over the events of a trace.dat file" },
 	{ "listen", cmd_listen, 0, "receive traces from remote 'record -N' clients" },
 	{ "stream", cmd_stream, NEED_ROOT | NEED_TRACEFS, "print events live as they happen" },
 	{ "snapshot", cmd_snapshot, NEED_ROOT | NEED_TRACEFS, "take, print, clear or free a snapshot" },

@@ -5,6 +5,8 @@
 /*
  * Private to src/report: --format json|csv, one object or row per event (report_rows.c), from
  * each event's typed fields (report_layout.c), as JSON (report_json.c) or CSV (report_csv.c).
+ * src/sql shares the typed fields and the JSON and CSV quoting, so that its columns hold what
+ * --format json shows.
  */
 #include <stdbool.h>
 #include <stddef.h>

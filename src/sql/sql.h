@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTRACE_SQL_H
+#define KTRACE_SQL_H
+
+/*
+ * Private to src/sql: `ktrace sql`, SQLite virtual tables over report's reader. No table is
+ * copied into a database: every scan of a table walks the file's records with the merge's
+ * bounded memory, and the ts/cpu constraints of a query narrow the walk (sql_scan.c).
+ *
+ *   cmd_sql.c      the options and the flow
+ *   sql_scan.c     one walk of the records, narrowed by a ts range and a cpu range
+ *   sql_vtab.c     what every table shares: the module, xBestIndex, the cursor
+ *   sql_events.c   the events table
+ *   sql_format.c   one table per event format of the file
+ *   sql_tables.c   the tables of a file and their names
+ *   sql_derived.c  views over them: sched_slice
+ *   sql_run.c      the queries and their output (table, csv, json), and -o
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <sqlite3.h>
+
+#include "ktrace/strbuf.h"
+
+struct dat_file;
+struct tep_handle;
+struct tep_record;
+struct report_layouts;
+
+/* The schema the tables have; PRAGMA user_version of the database (and of -o's file). */
+#define SQL_SCHEMA_VERSION 1
+
+struct sql_trace;
+
+/* What a per-format table's module is given: its file and its event. */
+struct sql_format_ref {
+	struct sql_trace *trace;
+	int event_id;
+};
+
+/* What the tables of one connection read: one file. */
+struct sql_trace {
+	struct dat_file *df;
+	struct tep_handle *tep;
+	struct report_layouts *layouts;
+	char **tables;		/* the names of the tables, NULL-terminated (strv.h) */
+	struct sql_format_ref *formats;	/* one per format table */
+};
+
+/* ------------------------------------------------------------------ scan */
+
+/* The records a scan may skip: inclusive bounds, as SQL's constraints give them. */
+struct sql_range {
+	int64_t ts_min, ts_max;
+	int64_t cpu_min, cpu_max;
+};
+
+#define SQL_RANGE_ALL { INT64_MIN, INT64_MAX, INT64_MIN, INT64_MAX }
+
+struct sql_scan;
+
+int sql_scan_open(struct dat_file *df, const struct sql_range *range, struct sql_scan **out,
+		  struct strbuf *err);
+/* 1 with the record and its buffer set, 0 at the end, negative errno (message in err). */
+int sql_scan_next(struct sql_scan *s, struct tep_record **record, int *buffer,
+		  struct strbuf *err);
+void sql_scan_close(struct sql_scan *s);
+
+/* ------------------------------------------------------------------ tables */
+
+/* A table's columns after ts and cpu, which every table has first. */
+struct sql_table_ops {
+	/* 0 or an SQLite error code: column col of the cursor's record */
+	int (*column)(sqlite3_vtab *vtab, sqlite3_context *ctx, const struct tep_record *r,
+		      int buffer, int col);
+	void (*free)(sqlite3_vtab *vtab);
+};
+
+/* Every table's sqlite3_vtab: the trace, its columns, and the event it holds (-1: all). */
+struct sql_table {
+	sqlite3_vtab base;
+	struct sql_trace *trace;
+	const struct sql_table_ops *ops;
+	int event_id;
+};
+
+/* The columns every table starts with. */
+enum { SQL_COL_TS, SQL_COL_CPU };
+
+/* The modules of the two kinds of table (sql_vtab.c), made by these (their xCreate). */
+extern const sqlite3_module sql_events_module, sql_format_module;
+int sql_table_error(sqlite3_vtab *vtab, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+int sql_events_create(sqlite3 *db, void *aux, int argc, const char *const *argv,
+		      sqlite3_vtab **out, char **err);
+int sql_format_create(sqlite3 *db, void *aux, int argc, const char *const *argv,
+		      sqlite3_vtab **out, char **err);
+
+/*
+ * Makes every table of the file: each is an eponymous virtual table (its module's name), so
+ * that a table costs nothing until a query names it. 0 or -errno (message in err).
+ */
+int sql_tables_create(sqlite3 *db, struct sql_trace *t, struct strbuf *err);
+
+/* The views of sql_derived.c whose tables the file has; 0 or -errno (message in err). */
+int sql_derived_create(sqlite3 *db, struct sql_trace *t, struct strbuf *err);
+
+/* ------------------------------------------------------------------ queries */
+
+enum sql_format {
+	SQL_FORMAT_TABLE,
+	SQL_FORMAT_CSV,
+	SQL_FORMAT_JSON,
+};
+
+/* Runs every statement of sql, printing each one's rows; 0 or -EINVAL (message in err). */
+int sql_run(sqlite3 *db, const struct sql_trace *t, const char *sql, enum sql_format format,
+	    FILE *out, struct strbuf *err);
+/* Copies every table into the SQLite file path (which must not exist); 0 or -errno. */
+int sql_materialise(sqlite3 *db, const struct sql_trace *t, const char *path,
+		    struct strbuf *err);
+
+#endif
