@@ -122,8 +122,8 @@ static const struct kt_option stop_options[] = {
 	KT_STRING_LIST('B', NULL, "INSTANCE", struct stop_args, names,
 		       "stop INSTANCE (repeatable)"),
 	KT_BOOL('a', NULL, struct stop_args, all,
-		"stop every instance (not the top one unless -t)"),
-	KT_BOOL('t', NULL, struct stop_args, top, "stop the top instance too (with -B or -a)"),
+		"stop every instance, and the top one unless -B is given"),
+	KT_BOOL('t', NULL, struct stop_args, top, "stop the top instance too (with -B)"),
 	{ 0 },
 };
 
@@ -172,7 +172,8 @@ int cmd_stop(int argc, char **argv)
 		strv_free(a.names);
 		return ret;
 	}
-	if (a.top || (!a.all && !a.names))
+	/* as trace-cmd: the top instance unless a -B names another, or -t brings it back */
+	if (a.top || !a.names)
 		ret = stop_instance(NULL);
 	for (i = 0; !ret && a.names && a.names[i]; i++)
 		ret = stop_instance(a.names[i]);

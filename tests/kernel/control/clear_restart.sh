@@ -48,7 +48,7 @@ prepare() {
 	for d in $T $T/instances/*; do
 		echo 1 > "$d/tracing_on"
 		echo "kt-clear-test" > "$d/trace_marker" || fail "trace_marker of $d"
-		echo 0 > "$d/tracing_on"
+		echo "${PREPARE_ON:-0}" > "$d/tracing_on"
 	done
 }
 
@@ -107,6 +107,20 @@ case_restart() {
 	compare restart -a -t -B $A
 }
 
+# stop starts from tracing on everywhere; trace-cmd stop -a stops the top instance too
+case_stop() {
+	PREPARE_ON=1
+	compare stop
+	compare stop -t
+	compare stop -B $A
+	compare stop -B $A -B $B
+	compare stop -B $A -t
+	compare stop -a
+	compare stop -a -B $A
+	compare stop -a -t -B $A
+	PREPARE_ON=0
+}
+
 # A bad flag or instance: one line naming it, a failing status, nothing changed.
 refused() {
 	prepare
@@ -133,7 +147,7 @@ case_errors() {
 }
 
 case "$CASE" in
-clear | restart | errors)
+clear | restart | stop | errors)
 	"case_$CASE"
 	;;
 *)
