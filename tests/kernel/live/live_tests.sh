@@ -212,7 +212,8 @@ case_stream_clock() {
 }
 
 # The blk tracer's records have no format file: stream decodes them with the format report makes
-# up (it printed "[UNKNOWN EVENT]" for each). The workload reads the disk with the cache dropped.
+# up (it printed "[UNKNOWN EVENT]" for each); record -p blk's file reads the same in both reports.
+# The workload reads the disk with the cache dropped.
 case_stream_blk() {
 	dev=
 	for d in /sys/block/vd* /sys/block/sd* /sys/block/nvme*; do
@@ -226,8 +227,19 @@ case_stream_blk() {
 		dd if=/dev/${dev##*/} of=/dev/null bs=4096 count=64 skip=$(( $$ % 5000 + 100 )) 2> /dev/null" \
 		> "$TMP/out" 2> "$TMP/err"
 	rc=$?
+	# and recorded on this host: both reports of the file agree and hold the workload's requests
+	$LIMIT "$KT" record -q -p blk -o "$TMP/blk.dat" -- sh -c "echo 3 > /proc/sys/vm/drop_caches;
+		dd if=/dev/${dev##*/} of=/dev/null bs=4096 count=64 skip=$(( $$ % 5000 + 6000 )) 2> /dev/null" \
+		> /dev/null 2> "$TMP/rec.err"
+	rrc=$?
 	echo "$was" > "$dev/trace/enable"
 	[ $rc = 0 ] || fail "stream -p blk: $(cat "$TMP/err")"
+	[ $rrc = 0 ] || fail "record -p blk: $(cat "$TMP/rec.err")"
+	"$KT" report -i "$TMP/blk.dat" > "$TMP/blk.kt" 2>&1 || fail "ktrace report of blk.dat"
+	trace-cmd report -i "$TMP/blk.dat" > "$TMP/blk.tc" 2>&1 || fail "trace-cmd report of blk.dat"
+	cmp -s "$TMP/blk.kt" "$TMP/blk.tc" || { diff "$TMP/blk.tc" "$TMP/blk.kt" | head >&2; fail "record -p blk: the reports differ"; }
+	grep -q -E '^ +(dd|sh)-[0-9]+ +\[[0-9]+\] .* blktrace: ' "$TMP/blk.kt" ||
+		fail "record -p blk holds no request of the workload: $(head -3 "$TMP/blk.kt")"
 	grep -q 'UNKNOWN EVENT' "$TMP/out" && fail "stream -p blk: $(grep -m1 UNKNOWN "$TMP/out")"
 	grep -q -E '^ +(dd|sh)-[0-9]+ +\[[0-9]+\] .* blktrace: ' "$TMP/out" ||
 		fail "stream -p blk printed no request of the workload: $(head -3 "$TMP/out")"
