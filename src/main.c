@@ -25,6 +25,7 @@ static const struct kt_command commands[] = {
 	{ "dump", cmd_dump, 0, "describe the structure of a trace.dat file" },
 	{ "export", cmd_export, 0, "convert a trace.dat file for Perfetto" },
 	{ "hist", cmd_hist, 0, "latency and count histograms of a trace.dat file" },
+	{ "split", cmd_split, 0, "cut a trace.dat file into smaller files" },
 	{ "listen", cmd_listen, 0, "receive traces from remote 'record -N' clients" },
 	{ "stream", cmd_stream, NEED_ROOT | NEED_TRACEFS, "print events live as they happen" },
 	{ "snapshot", cmd_snapshot, NEED_ROOT | NEED_TRACEFS, "take, print, clear or free a snapshot" },

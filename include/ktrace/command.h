@@ -38,6 +38,7 @@ int cmd_list(int argc, char **argv);
 int cmd_listen(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
+int cmd_split(int argc, char **argv);
 
 /* Mounts tracefs at /sys/kernel/tracing when no tracefs is mounted; 0 or negative errno. */
 int kt_tracefs_ensure_mounted(void);
