@@ -96,8 +96,14 @@ for c in "${CASES[@]}"; do
 	# shellcheck disable=SC2086
 	(cd "$d/kt" && "$KTRACE" split -i "$CORPUS/$file" -o out $args > log 2>&1) ||
 		{ fail "$name: ktrace split failed: $(tail -1 "$d/kt/log")"; continue; }
-	ls "$d/kt" | grep -q '\.[0-9]*\.\|XXXXXX\|ktrace-split' &&
-		{ fail "$name: temp files left: $(ls "$d/kt")"; continue; }
+	left=""
+	for x in "$d/kt"/* "$d/kt"/.[!.]*; do
+		case ${x##*/} in
+		log|out.[0-9]|out.[0-9][0-9][0-9][0-9]) ;;
+		*) [ ! -e "$x" ] || left="$left ${x##*/}" ;;
+		esac
+	done
+	[ -z "$left" ] || { fail "$name: temp files left:$left"; continue; }
 	tc_pieces=$(cd "$d/tc" && ls out.* | sort)
 	kt_pieces=$(cd "$d/kt" && ls out.* | sort)
 	ok=1
