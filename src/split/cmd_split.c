@@ -178,11 +178,11 @@ static int open_input(const struct split_args *a, struct split_run *run)
 	for (i = 0; i < run->top->nr_cpus; i++)
 		if (run->top->cpus[i].cpu + 1 > max)
 			max = run->top->cpus[i].cpu + 1;
-	if (a->only_cpu >= max || a->only_cpu >= 0) {
+	if (a->only_cpu >= 0) {
 		for (i = 0; i < run->top->nr_cpus; i++)
 			if (run->top->cpus[i].cpu == a->only_cpu)
 				break;
-		if (a->only_cpu >= 0 && i == run->top->nr_cpus) {
+		if (i == run->top->nr_cpus) {
 			strbuf_addf(&run->err, "-C %d: %s has no data of that CPU", a->only_cpu,
 				    a->input);
 			return -EINVAL;
@@ -320,7 +320,7 @@ static int more(struct split_run *run)
 	int i, ret = 0;
 
 	for (i = 0; ret == 0 && i < run->nr_lanes; i++)
-		ret = split_lane_more(run->lanes[i], &run->err);
+		ret = split_lane_more(run->lanes[i], run->rules.end, &run->err);
 	return ret;
 }
 

@@ -79,8 +79,8 @@ int split_lane_open_merged(struct dat_file *df, struct split_lane **out, struct 
 int split_lane_open_cpu(struct dat_file *df, int cpu_index, struct split_lane **out,
 			struct strbuf *err);
 void split_lane_close(struct split_lane *l);
-/* Whether the lane has an event left for another piece: 1, 0, or negative errno. */
-int split_lane_more(struct split_lane *l, struct strbuf *err);
+/* Whether the lane has an event up to end (ns; 0: any) for another piece: 1, 0, -errno. */
+int split_lane_more(struct split_lane *l, uint64_t end, struct strbuf *err);
 
 /*
  * Moves the lane's next piece into pages[CPU number] (nr_pages entries): the events from

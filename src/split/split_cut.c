@@ -136,9 +136,16 @@ static int peek(struct split_lane *l, struct strbuf *err)
 	return l->pending;
 }
 
-int split_lane_more(struct split_lane *l, struct strbuf *err)
+int split_lane_more(struct split_lane *l, uint64_t end, struct strbuf *err)
 {
-	return peek(l, err);
+	int ret = peek(l, err);
+
+	if (ret == 1 && end && l->ev.ts > end) {
+		l->done = true;
+		l->pending = false;
+		ret = 0;
+	}
+	return ret;
 }
 
 static uint64_t unit_ns(enum split_unit unit)

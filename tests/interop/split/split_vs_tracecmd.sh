@@ -114,7 +114,9 @@ for c in "${CASES[@]}"; do
 			{ fail "$name: ktrace cannot read $p"; ok=0; }
 		cmp -s "$d/kt/$p.tc" "$d/kt/$p.kt" ||
 			{ fail "$name: $p: the two reports differ"; ok=0; }
-		events "$d/kt/$p" 0 0 >> "$d/kt/all"
+		events "$d/kt/$p" 0 0 > "$d/kt/$p.ev"
+		[ -s "$d/kt/$p.ev" ] || { fail "$name: $p has no event"; ok=0; }
+		cat "$d/kt/$p.ev" >> "$d/kt/all"
 	done
 	# shellcheck disable=SC2086
 	expected "$CORPUS/$file" $args > "$d/want"
