@@ -33,6 +33,7 @@ static const struct kt_command commands[] = {
 	{ "export", cmd_export, 0, "convert a trace.dat file for Perfetto" },
 	{ "hist", cmd_hist, 0, "latency and count histograms of a trace.dat file" },
 	{ "sql", cmd_sql, 0, "run SQL queries over the events of a trace.dat file" },
+	{ "split", cmd_split, 0, "cut a trace.dat file into smaller files" },
 	{ "listen", cmd_listen, 0, "receive traces from remote 'record -N' clients" },
 	{ "stream", cmd_stream, NEED_ROOT | NEED_TRACEFS, "print events live as they happen" },
 	{ "snapshot", cmd_snapshot, NEED_ROOT | NEED_TRACEFS, "take, print, clear or free a snapshot" },

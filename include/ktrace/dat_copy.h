@@ -4,7 +4,8 @@
 
 /*
  * One trace.dat rewritten as another, in the version and compression of cfg (`ktrace convert`,
- * trace-cmd's tracecmd_copy): the reader's view of the file handed to the one writer.
+ * trace-cmd's tracecmd_copy), or its metadata for a piece of it (`ktrace split`): the reader's
+ * view of the file handed to the one writer.
  */
 #include "ktrace/dat.h"
 #include "ktrace/dat_writer.h"
@@ -20,5 +21,12 @@
  */
 int dat_file_copy(struct dat_file *df, int out_fd, const struct dat_writer_config *cfg,
 		  const char *tmp_dir, struct strbuf *err);
+
+/*
+ * Only the six metadata payloads of df (headers ... cmdlines), handed to w as they are: what a
+ * file cut out of df needs before its own CPU data (split). A file of the other byte order is
+ * refused (-EOPNOTSUPP). 0, or negative errno with one line in err.
+ */
+int dat_copy_metadata(struct dat_file *df, struct dat_writer *w, struct strbuf *err);
 
 #endif

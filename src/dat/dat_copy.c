@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A trace.dat rewritten in another version or compression (dat_copy.h). The metadata payloads
+ * A trace.dat rewritten in another version or compression, or cut into pieces (split), through
+ * the one writer (dat_copy.h). The metadata payloads
  * and the options travel as they are; what depends on the layout (the offsets of sections and
  * buffers, v6's CPU count field, v7's CPUCOUNT option) the writer makes anew, as trace-cmd's
  * tracecmd_copy() does. Pages go through the reader's page stream into a staging file per CPU,
@@ -49,12 +50,25 @@ static int load_payload(struct dat_file *df, int id, void **data, uint64_t *size
 	return dat_file_load_section(df, offset, data, size, err);
 }
 
-static int copy_metadata(struct dat_file *df, struct dat_writer *w, struct strbuf *err)
+/* The writer writes numbers in the host's order: a file of the other cannot pass through. */
+static int check_byte_order(struct dat_file *df, struct strbuf *err)
+{
+	if (dat_file_big_endian(df) == DAT_HOST_BIG_ENDIAN)
+		return 0;
+	strbuf_addf(err, "%s: a %s-endian file is not rewritten on this machine",
+		    dat_file_path(df), dat_file_big_endian(df) ? "big" : "little");
+	return -EOPNOTSUPP;
+}
+
+int dat_copy_metadata(struct dat_file *df, struct dat_writer *w, struct strbuf *err)
 {
 	struct dat_blob blob;
 	uint64_t size;
 	void *data;
-	int id, ret = 0;
+	int id, ret = check_byte_order(df, err);
+
+	if (ret)
+		return ret;
 
 	for (id = DAT_OPT_HEADER_INFO; !ret && id <= DAT_OPT_CMDLINES; id++) {
 		ret = load_payload(df, id, &data, &size, err);
@@ -307,11 +321,9 @@ int dat_file_copy(struct dat_file *df, int out_fd, const struct dat_writer_confi
 	struct dat_writer *w;
 	int ret;
 
-	if (dat_file_big_endian(df) != DAT_HOST_BIG_ENDIAN) {
-		strbuf_addf(err, "%s: a %s-endian file is not converted on this machine",
-			    dat_file_path(df), dat_file_big_endian(df) ? "big" : "little");
-		return -EOPNOTSUPP;
-	}
+	ret = check_byte_order(df, err);
+	if (ret)
+		return ret;
 	if (!wc.page_size)
 		wc.page_size = dat_file_page_size(df);
 	if (!wc.long_size)
@@ -319,7 +331,7 @@ int dat_file_copy(struct dat_file *df, int out_fd, const struct dat_writer_confi
 	ret = dat_writer_open(out_fd, &wc, &w, err);
 	if (ret)
 		return ret;
-	ret = copy_metadata(df, w, err);
+	ret = dat_copy_metadata(df, w, err);
 	if (!ret)
 		ret = copy_options(df, w, err);
 	if (!ret)

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A piece's events of one CPU laid out as ring-buffer pages, as the kernel lays them out: a
+ * header (timestamp, commit), then each event's header (type_len, time delta) and data. A
+ * delta that does not fit 27 bits gets a TIME_EXTEND first; a page that starts after lost
+ * events carries the flags (and the count when known) that readers print.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ktrace/dat_chunk.h"
+#include "ktrace/fdio.h"
+#include "split.h"
+
+#define TYPE_LEN_DATA_MAX	28		/* type_len 1..28: data of 4 * type_len bytes */
+#define TYPE_TIME_EXTEND	30
+#define DELTA_BITS		27
+#define DELTA_MAX		((1ULL << DELTA_BITS) - 1)
+#define COMMIT_MISSED		(1ULL << 31)	/* events were lost before this page */
+#define COMMIT_MISSED_STORED	(1ULL << 30)	/* ... and their count follows the data */
+
+struct split_pages {
+	struct split_pages_config cfg;
+	int fd;
+	uint8_t *page;
+	uint32_t used;			/* bytes of the page in use, header included */
+	bool open;
+	uint64_t last_ts;
+	long long missed;		/* of the open page */
+	uint64_t size, raw_size;	/* in the temp file; raw: before compression */
+	uint32_t chunks;
+	struct kt_codec *codec;
+	uint8_t *chunk;			/* pages waiting to be compressed */
+	size_t chunk_len;
+	uint8_t *zbuf;
+	size_t zcap;
+};
+
+static uint32_t header_size(const struct split_pages *sp)
+{
+	return 8 + (uint32_t)sp->cfg.long_size;
+}
+
+int split_pages_new(const struct split_pages_config *cfg, struct split_pages **out,
+		    struct strbuf *err)
+{
+	struct split_pages *sp = calloc(1, sizeof(*sp));
+	char *tmpl = NULL;
+	int ret = -ENOMEM;
+
+	if (!sp)
+		goto fail;
+	sp->cfg = *cfg;
+	sp->fd = -1;
+	sp->page = malloc(cfg->page_size);
+	if (!sp->page)
+		goto fail;
+	if (cfg->comp != KT_COMP_NONE) {
+		ret = kt_codec_new(cfg->comp, &sp->codec);
+		if (ret)
+			goto fail;
+		ret = -ENOMEM;
+		sp->zcap = dat_chunk_bound(cfg->comp, (size_t)cfg->page_size * DAT_CHUNK_PAGES);
+		sp->chunk = malloc((size_t)cfg->page_size * DAT_CHUNK_PAGES);
+		sp->zbuf = malloc(sp->zcap);
+		if (!sp->chunk || !sp->zbuf)
+			goto fail;
+	}
+	if (asprintf(&tmpl, "%s/.ktrace-split.XXXXXX", cfg->dir) < 0) {
+		tmpl = NULL;
+		goto fail;
+	}
+	sp->fd = mkstemp(tmpl);
+	if (sp->fd < 0) {
+		ret = -errno;
+		strbuf_addf(err, "creating a temp file in %s: %s", cfg->dir, strerror(errno));
+		goto fail_quiet;
+	}
+	unlink(tmpl);	/* nothing to clean up, however this ends */
+	free(tmpl);
+	*out = sp;
+	return 0;
+fail:
+	strbuf_addf(err, "preparing the pages: %s", strerror(-ret));
+fail_quiet:
+	free(tmpl);
+	split_pages_free(sp);
+	return ret;
+}
+
+void split_pages_free(struct split_pages *sp)
+{
+	if (!sp)
+		return;
+	if (sp->fd >= 0)
+		close(sp->fd);
+	kt_codec_free(sp->codec);
+	free(sp->chunk);
+	free(sp->zbuf);
+	free(sp->page);
+	free(sp);
+}
+
+int split_pages_reset(struct split_pages *sp, struct strbuf *err)
+{
+	if (ftruncate(sp->fd, 0) || lseek(sp->fd, 0, SEEK_SET) < 0) {
+		strbuf_addf(err, "emptying a temp file: %s", strerror(errno));
+		return -errno;
+	}
+	sp->open = false;
+	sp->size = sp->raw_size = 0;
+	sp->chunks = 0;
+	sp->chunk_len = 0;
+	return 0;
+}
+
+static int out_err(struct strbuf *err, int ret)
+{
+	strbuf_addf(err, "writing a temp file: %s", strerror(-ret));
+	return ret;
+}
+
+static int flush_chunk(struct split_pages *sp, struct strbuf *err)
+{
+	size_t len;
+	int ret;
+
+	if (!sp->chunk_len)
+		return 0;
+	ret = dat_chunk_pack(sp->codec, sp->chunk, sp->chunk_len, DAT_HOST_BIG_ENDIAN, sp->zbuf,
+			     sp->zcap, &len);
+	if (!ret)
+		ret = fd_write_all(sp->fd, sp->zbuf, len);
+	if (ret)
+		return out_err(err, ret);
+	sp->size += len;
+	sp->chunks++;
+	sp->chunk_len = 0;
+	return 0;
+}
+
+static void put_long(const struct split_pages *sp, uint8_t *p, uint64_t v)
+{
+	if (sp->cfg.long_size == 8)
+		memcpy(p, &v, 8);
+	else {
+		uint32_t v32 = (uint32_t)v;
+
+		memcpy(p, &v32, 4);
+	}
+}
+
+/* Ends the open page: its commit (and the lost-event count), then out to the file. */
+static int close_page(struct split_pages *sp, struct strbuf *err)
+{
+	uint64_t commit = sp->used - header_size(sp);
+	int ret;
+
+	if (!sp->open)
+		return 0;
+	if (sp->missed) {
+		commit |= COMMIT_MISSED;
+		if (sp->missed > 0) {
+			commit |= COMMIT_MISSED_STORED;
+			put_long(sp, sp->page + sp->used, (uint64_t)sp->missed);
+		}
+	}
+	put_long(sp, sp->page + 8, commit);
+	sp->open = false;
+	sp->raw_size += sp->cfg.page_size;
+	if (!sp->codec) {
+		ret = fd_write_all(sp->fd, sp->page, sp->cfg.page_size);
+		if (ret)
+			return out_err(err, ret);
+		sp->size += sp->cfg.page_size;
+		return 0;
+	}
+	memcpy(sp->chunk + sp->chunk_len, sp->page, sp->cfg.page_size);
+	sp->chunk_len += sp->cfg.page_size;
+	if (sp->chunk_len == (size_t)sp->cfg.page_size * DAT_CHUNK_PAGES)
+		return flush_chunk(sp, err);
+	return 0;
+}
+
+static uint32_t event_bytes(const struct split_event *ev)
+{
+	uint32_t data = (ev->size + 3) & ~3U;
+
+	return 4 + (ev->size && data <= TYPE_LEN_DATA_MAX * 4 ? 0 : 4) + data;
+}
+
+static uint32_t needed(const struct split_pages *sp, const struct split_event *ev)
+{
+	uint32_t n = event_bytes(ev);
+
+	if (ev->ts - sp->last_ts > DELTA_MAX)
+		n += 8;
+	if (sp->missed > 0)
+		n += (uint32_t)sp->cfg.long_size;	/* room for the count */
+	return n;
+}
+
+bool split_pages_needs_page(const struct split_pages *sp, const struct split_event *ev)
+{
+	return !sp->open || ev->missed || ev->ts < sp->last_ts ||
+	       sp->used + needed(sp, ev) > sp->cfg.page_size;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+/* An event header word: the bit fields are laid out in the byte order of the file's host. */
+static uint32_t event_word(uint32_t type_len, uint64_t delta)
+{
+	if (DAT_HOST_BIG_ENDIAN)
+		return type_len << DELTA_BITS | (uint32_t)(delta & DELTA_MAX);
+	return type_len | (uint32_t)((delta & DELTA_MAX) << 5);
+}
+
+int split_pages_add(struct split_pages *sp, const struct split_event *ev, bool *new_page,
+		    struct strbuf *err)
+{
+	uint64_t delta;
+	uint32_t data;
+	uint8_t *p;
+	bool fresh = split_pages_needs_page(sp, ev);
+	int ret;
+
+	if (fresh) {
+		ret = close_page(sp, err);
+		if (ret)
+			return ret;
+		memset(sp->page, 0, sp->cfg.page_size);
+		memcpy(sp->page, &ev->ts, 8);
+		sp->used = header_size(sp);
+		sp->last_ts = ev->ts;
+		sp->missed = ev->missed;
+		sp->open = true;
+		if (sp->used + needed(sp, ev) > sp->cfg.page_size) {
+			strbuf_addf(err, "an event of %u bytes does not fit a page of %u",
+				    ev->size, sp->cfg.page_size);
+			return -EFBIG;
+		}
+	}
+	if (new_page)
+		*new_page = fresh;
+	p = sp->page + sp->used;
+	delta = ev->ts - sp->last_ts;
+	if (delta > DELTA_MAX) {
+		put32(p, event_word(TYPE_TIME_EXTEND, delta));
+		put32(p + 4, (uint32_t)(delta >> DELTA_BITS));
+		p += 8;
+		delta = 0;
+	}
+	data = (ev->size + 3) & ~3U;
+	if (ev->size && data <= TYPE_LEN_DATA_MAX * 4) {
+		put32(p, event_word(data / 4, delta));
+		p += 4;
+	} else {
+		put32(p, event_word(0, delta));
+		put32(p + 4, ev->size + 4);
+		p += 8;
+	}
+	memcpy(p, ev->data, ev->size);
+	p += data;
+	sp->used = (uint32_t)(p - sp->page);
+	sp->last_ts = ev->ts;
+	return 0;
+}
+
+int split_pages_flush(struct split_pages *sp, struct strbuf *err)
+{
+	int ret = close_page(sp, err);
+
+	if (!ret && sp->codec)
+		ret = flush_chunk(sp, err);
+	return ret;
+}
+
+int split_pages_fd(const struct split_pages *sp)
+{
+	return sp->fd;
+}
+
+uint64_t split_pages_size(const struct split_pages *sp)
+{
+	return sp->size;
+}
+
+uint64_t split_pages_raw_size(const struct split_pages *sp)
+{
+	return sp->raw_size;
+}
+
+uint32_t split_pages_chunks(const struct split_pages *sp)
+{
+	return sp->chunks;
+}
