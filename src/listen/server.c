@@ -161,7 +161,7 @@ static void accept_clients(struct server *srv)
 	/* Before a byte is read or a name looked up. */
 	if (!allowed(cfg, (struct sockaddr *)&ss)) {
 		peer_name((struct sockaddr *)&ss, len, name, sizeof(name));
-		listen_logf(srv->ctx.log, "%s: refused: outside every --allow range", name);
+		listen_logf(srv->ctx.log, "%s: refused: outside every --allow range; nothing written", name);
 		close(fd);
 		return;
 	}

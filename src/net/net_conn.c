@@ -123,8 +123,15 @@ fail:
 static void describe_failure(struct net_conn *c)
 {
 	long v = SSL_get_verify_result(c->ssl);
+	int reason = ERR_GET_REASON(ERR_peek_last_error());
 
-	if (v != X509_V_OK)
+	if (reason == SSL_R_BINDER_DOES_NOT_VERIFY)
+		snprintf(c->why, sizeof(c->why), "wrong pre-shared key");
+	else if (reason == SSL_R_NO_SUITABLE_SIGNATURE_ALGORITHM && SSL_is_server(c->ssl) &&
+		 !SSL_get_certificate(c->ssl))
+		snprintf(c->why, sizeof(c->why), "the client has no pre-shared key "
+			 "(this listener has --tls-psk, no certificate)");
+	else if (v != X509_V_OK)
 		snprintf(c->why, sizeof(c->why), "certificate refused: %s",
 			 X509_verify_cert_error_string(v));
 	else
@@ -190,6 +197,7 @@ ssize_t net_conn_read(struct net_conn *c, void *buf, size_t len)
 {
 	size_t got = 0, n;
 	ssize_t ret;
+	int r;
 
 	if (!c->ssl) {
 		ret = recv(c->fd, buf, len, 0);
@@ -200,7 +208,8 @@ ssize_t net_conn_read(struct net_conn *c, void *buf, size_t len)
 		ERR_clear_error();
 		errno = 0;
 		n = 0;
-		ret = ssl_result(c, SSL_read_ex(c->ssl, (char *)buf + got, len - got, &n), n);
+		r = SSL_read_ex(c->ssl, (char *)buf + got, len - got, &n);
+		ret = ssl_result(c, r, n);
 		if (ret > 0)
 			got += (size_t)ret;
 	} while (ret > 0 && got < len && (c->nonblocking || SSL_pending(c->ssl)));
@@ -214,6 +223,7 @@ ssize_t net_conn_write(struct net_conn *c, const void *buf, size_t len)
 {
 	size_t n = 0;
 	ssize_t ret;
+	int r;
 
 	if (!c->ssl) {
 		ret = send(c->fd, buf, len, MSG_NOSIGNAL);
@@ -221,7 +231,8 @@ ssize_t net_conn_write(struct net_conn *c, const void *buf, size_t len)
 	}
 	ERR_clear_error();
 	errno = 0;
-	ret = ssl_result(c, SSL_write_ex(c->ssl, buf, len, &n), n);
+	r = SSL_write_ex(c->ssl, buf, len, &n);
+	ret = ssl_result(c, r, n);
 	ERR_clear_error();
 	return ret ? ret : -EPIPE;
 }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/ssl.h>
@@ -108,6 +109,13 @@ static int load_certs(struct net_tls *tls, const struct net_tls_opts *o, bool se
 {
 	SSL_CTX *ctx = tls->ctx;
 
+	/* OpenSSL says "system lib" for a missing file: say what the system said. */
+	if (o->cert && access(o->cert, R_OK))
+		return bad_file(err, "--tls-cert", o->cert, strerror(errno));
+	if (o->key && access(o->key, R_OK))
+		return bad_file(err, "--tls-key", o->key, strerror(errno));
+	if (o->ca && access(o->ca, R_OK))
+		return bad_file(err, "--tls-ca", o->ca, strerror(errno));
 	if (o->cert && SSL_CTX_use_certificate_chain_file(ctx, o->cert) != 1)
 		return bad_file(err, "--tls-cert", o->cert, net_tls_error_string());
 	if (o->key && SSL_CTX_use_PrivateKey_file(ctx, o->key, SSL_FILETYPE_PEM) != 1)
