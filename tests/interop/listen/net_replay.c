@@ -16,7 +16,8 @@
  * they go one after the other.
  * --stall keeps the session open after the CPU data, as a client still recording would, until
  * the listener hangs up (exit status 2): a known volume for tests that stop the listener.
- * --ktrace-client sends through record -N's own client code (net_send.h) instead, which
+ * --ktrace-client sends through record -N's own client code (net_send.h) instead (the CPUs one
+ * after the other; --repeat applies), which
  * speaks TLS with --tls, --tls-ca FILE, --tls-cert FILE, --tls-key FILE or --tls-psk FILE;
  * a refused session exits with status 3 and record's message on stderr.
  */
@@ -376,13 +377,14 @@ static void send_cpus_parallel(const char *host, const unsigned int *ports, int 
 
 /* The session as `ktrace record -N` sends it, through its own code. */
 static int send_as_ktrace(const char *host, const char *port, const struct replay *r,
-			  const struct net_tls_opts *opts)
+			  const struct net_tls_opts *opts, int repeat)
 {
 	struct strbuf err = STRBUF_INIT, target = STRBUF_INIT;
 	struct net_tls *tls = NULL;
 	struct net_send *ns = NULL;
 	int fd = memfd_create("net_replay", MFD_CLOEXEC), *data, ret;
 	uint32_t cpu;
+	int i;
 
 	strbuf_addf(&target, "%s:%s", host, port);
 	if (fd < 0 || fd_write_all(fd, r->meta, r->meta_len))
@@ -394,7 +396,8 @@ static int send_as_ktrace(const char *host, const char *port, const struct repla
 		ret = net_send_metadata(ns, fd, &err);
 	data = ret ? NULL : net_send_data_fds(ns);
 	for (cpu = 0; !ret && cpu < r->cpus; cpu++) {
-		ret = fd_write_all(data[cpu], r->cpu[cpu].buf, r->cpu[cpu].len);
+		for (i = 0; !ret && i < repeat; i++)
+			ret = fd_write_all(data[cpu], r->cpu[cpu].buf, r->cpu[cpu].len);
 		close(data[cpu]);
 		data[cpu] = -1;
 	}
@@ -473,7 +476,7 @@ int main(int argc, char **argv)
 		split_v7(&r, codec);
 	}
 	if (as_ktrace || net_tls_wanted(&tls)) {
-		int ret = send_as_ktrace(argv[i], argv[i + 1], &r, &tls);
+		int ret = send_as_ktrace(argv[i], argv[i + 1], &r, &tls, repeat);
 
 		kt_codec_free(codec);
 		for (cpu = 0; cpu < 64; cpu++)
