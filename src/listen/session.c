@@ -172,6 +172,14 @@ static void fail_errno(struct session *s, const char *why, int err)
 	fail(s, why, strerror(err < 0 ? -err : err));
 }
 
+static void fail_setup(struct session *s, int err)
+{
+	if (err == -EPROTONOSUPPORT)
+		fail(s, "UDP data refused", "this listener speaks TLS, which covers TCP only");
+	else
+		fail_errno(s, "setting up the data channels", err);
+}
+
 static int send_all(struct session *s, const void *buf, size_t len)
 {
 	/* Replies are a few bytes: a client that does not read them is not worth waiting for. */
@@ -232,6 +240,9 @@ static int open_channels(struct session *s, uint32_t cpus, uint32_t page_size, i
 	uint32_t i;
 	int ret;
 
+	/* TLS covers TCP: pages in datagrams would come unauthenticated, in the clear. */
+	if (s->srv->tls && !tcp)
+		return -EPROTONOSUPPORT;
 	s->ch = calloc(cpus, sizeof(*s->ch));
 	if (!s->ch)
 		return -ENOMEM;
@@ -355,7 +366,7 @@ static int on_message(struct session *s, const struct net_msg *m)
 	case NET_TINIT:
 		next = on_tinit(s, m);
 		if (next)
-			fail_errno(s, "setting up the data channels", next);
+			fail_setup(s, next);
 		return next;
 	case NET_SEND_DATA:
 		next = store_meta(s, m->payload, m->payload_len);
@@ -421,7 +432,7 @@ static void process_v1(struct session *s)
 		n = send_all(s, reply.buf, reply.len + 1);
 	strbuf_release(&reply);
 	if (n) {
-		fail_errno(s, "setting up the data channels", n);
+		fail_setup(s, n);
 		return;
 	}
 	s->st = ST_V1_META;

@@ -377,7 +377,7 @@ static void send_cpus_parallel(const char *host, const unsigned int *ports, int 
 
 /* The session as `ktrace record -N` sends it, through its own code. */
 static int send_as_ktrace(const char *host, const char *port, const struct replay *r,
-			  const struct net_tls_opts *opts, int repeat)
+			  const struct net_tls_opts *opts, int repeat, int udp)
 {
 	struct strbuf err = STRBUF_INIT, target = STRBUF_INIT;
 	struct net_tls *tls = NULL;
@@ -391,7 +391,7 @@ static int send_as_ktrace(const char *host, const char *port, const struct repla
 		die("cannot write the metadata to a memfd");
 	ret = net_tls_wanted(opts) ? net_tls_new(opts, false, &tls, &err) : 0;
 	if (!ret)
-		ret = net_send_open(strbuf_str(&target), false, tls, r->cpus, r->page, &ns, &err);
+		ret = net_send_open(strbuf_str(&target), udp, tls, r->cpus, r->page, &ns, &err);
 	if (!ret)
 		ret = net_send_metadata(ns, fd, &err);
 	data = ret ? NULL : net_send_data_fds(ns);
@@ -476,7 +476,7 @@ int main(int argc, char **argv)
 		split_v7(&r, codec);
 	}
 	if (as_ktrace || net_tls_wanted(&tls)) {
-		int ret = send_as_ktrace(argv[i], argv[i + 1], &r, &tls, repeat);
+		int ret = send_as_ktrace(argv[i], argv[i + 1], &r, &tls, repeat, udp);
 
 		kt_codec_free(codec);
 		for (cpu = 0; cpu < 64; cpu++)

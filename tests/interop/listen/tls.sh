@@ -135,6 +135,11 @@ refused "plaintext ktrace client to a TLS listener" "no TLS handshake within --t
 	"waiting for the greeting" --ktrace-client
 refused "trace-cmd's way (plaintext) to a TLS listener" "no TLS handshake within --timeout" \
 	"listener closed the connection"
+# A client asking for UDP data (record refuses --tls --udp itself; another might not).
+n=$(grep -c 'dropped: UDP data refused: this listener speaks TLS' "$LOG")
+client --udp "${CA[@]}" && fail "UDP data over a TLS control connection accepted"
+wait_log 'dropped: UDP data refused: this listener speaks TLS' $((n + 1)) &&
+	[ -z "$(ls -A "$D")" ] && pass "UDP data refused by a TLS listener, nothing written"
 served "still serving after the refusals" "${CA[@]}"
 
 listener oldserver --tls-cert "$C/oldserver.pem" --tls-key "$C/oldserver.key"
