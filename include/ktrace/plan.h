@@ -103,6 +103,11 @@ struct plan {
 	char *net_target;	/* -N host:port */
 	bool net_tcp;		/* -t: data over TCP (the default; accepted as trace-cmd's) */
 	bool net_udp;		/* --udp: data over UDP */
+	bool net_tls;		/* --tls (or any --tls-* file): TLS to a ktrace listener */
+	char *net_tls_cert;	/* --tls-cert: our client certificate */
+	char *net_tls_key;	/* --tls-key: its private key */
+	char *net_tls_ca;	/* --tls-ca: the CAs that vouch for the listener */
+	char *net_tls_psk;	/* --tls-psk: a pre-shared key file instead */
 	const char *cmd;	/* "record", "start", "extract": names messages */
 	unsigned int caps;	/* the command's enum plan_caps */
 };

@@ -21,6 +21,11 @@ enum plan_option_id {
 	PLAN_OPT_UDP,
 	PLAN_OPT_DISPLAY_FILTER,
 	PLAN_OPT_FORK,
+	PLAN_OPT_TLS,
+	PLAN_OPT_TLS_CERT,
+	PLAN_OPT_TLS_KEY,
+	PLAN_OPT_TLS_CA,
+	PLAN_OPT_TLS_PSK,
 };
 
 /* How the file is written: record and extract */
@@ -72,5 +77,18 @@ enum plan_option_id {
 	KT_OPT('t', NULL, KT_ARG_NONE, NULL, "with -N: data over TCP (the default)"), \
 	KT_OPT(PLAN_OPT_UDP, "udp", KT_ARG_NONE, NULL, \
 	       "with -N: data over UDP, as trace-cmd without -t"),
+
+/* TLS for -N, between ktrace ends (record; each row implies --tls) */
+#define PLAN_NET_TLS_OPTIONS \
+	KT_OPT(PLAN_OPT_TLS, "tls", KT_ARG_NONE, NULL, \
+	       "with -N: TLS to 'ktrace listen', the listener verified (system CAs by default)"), \
+	KT_OPT(PLAN_OPT_TLS_CA, "tls-ca", KT_ARG_REQUIRED, "FILE", \
+	       "with -N: the listener's certificate must be signed by a CA of FILE"), \
+	KT_OPT(PLAN_OPT_TLS_CERT, "tls-cert", KT_ARG_REQUIRED, "FILE", \
+	       "with -N: our client certificate (PEM), for a listener with --tls-ca"), \
+	KT_OPT(PLAN_OPT_TLS_KEY, "tls-key", KT_ARG_REQUIRED, "FILE", \
+	       "with -N: the client certificate's private key (PEM)"), \
+	KT_OPT(PLAN_OPT_TLS_PSK, "tls-psk", KT_ARG_REQUIRED, "FILE", \
+	       "with -N: TLS with the pre-shared key in FILE instead of certificates"),
 
 #endif

@@ -77,6 +77,7 @@ int chan_open(struct chan *c, struct server_ctx *srv, int ctl_fd, int udp, uint3
 	c->lfd = c->fd = c->tmp = -1;
 	c->udp = udp;
 	c->page = page;
+	c->tls = srv->tls;
 	if (getsockname(ctl_fd, (struct sockaddr *)&ss, &len))
 		return -errno;
 	fd = socket(ss.ss_family, (udp ? SOCK_DGRAM : SOCK_STREAM) | SOCK_NONBLOCK | SOCK_CLOEXEC,
@@ -130,6 +131,9 @@ static int accept_data(struct chan *c, const struct sockaddr *peer, const char *
 	}
 	close(c->lfd);
 	c->lfd = -1;
+	c->conn = net_conn_new(fd, c->tls, NULL);
+	if (!c->conn)
+		return -ENOMEM;
 	c->fd = fd;
 	return 0;
 }
@@ -209,11 +213,21 @@ int64_t chan_event(struct chan *c, struct server_ctx *srv, const struct sockaddr
 		return 0;
 	if (c->udp)
 		return recv_udp(c, srv, peer, room, why);
-	n = read(c->fd, srv->scratch, srv->scratch_len);
+	ret = net_conn_handshake(c->conn);
+	if (ret == -EAGAIN)
+		return 0;
+	if (ret) {
+		*why = net_conn_why(c->conn);
+		return ret;
+	}
+	n = net_conn_read(c->conn, srv->scratch, srv->scratch_len);
+	if (n == -EPROTO)
+		*why = net_conn_why(c->conn);
 	if (n < 0)
-		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+		return n == -EAGAIN || n == -EINTR ? 0 : n;
 	if (!n) {
-		close(c->fd);
+		net_conn_close(c->conn);
+		c->conn = NULL;
 		c->fd = -1;
 		c->done = 1;
 		return 0;
@@ -242,8 +256,11 @@ void chan_close(struct chan *c)
 {
 	if (c->lfd >= 0)
 		close(c->lfd);
-	if (c->fd >= 0)
+	if (c->conn)
+		net_conn_close(c->conn);
+	else if (c->fd >= 0)
 		close(c->fd);
+	c->conn = NULL;
 	if (c->tmp >= 0)
 		close(c->tmp);
 	c->lfd = c->fd = c->tmp = -1;

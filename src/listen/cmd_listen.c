@@ -21,6 +21,11 @@ enum {
 	OPT_MAX_MESSAGE,
 	OPT_MAX_FILE,
 	OPT_TIMEOUT,
+	OPT_TLS_CERT,
+	OPT_TLS_KEY,
+	OPT_TLS_CA,
+	OPT_TLS_PSK,
+	OPT_ALLOW,
 };
 
 static int parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -58,6 +63,19 @@ static int bad_value(const char *flag, const char *arg, const char *why)
 	return -EINVAL;
 }
 
+static int add_allow(struct listen_config *cfg, const char *arg)
+{
+	struct net_cidr *n = realloc(cfg->allow, (cfg->nr_allow + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	cfg->allow = n;
+	if (net_cidr_parse(arg, &n[cfg->nr_allow]))
+		return bad_value("--allow", arg, "expected ADDRESS[/PREFIX], IPv4 or IPv6");
+	cfg->nr_allow++;
+	return 0;
+}
+
 static int set_option(void *ctx, int id, const char *arg)
 {
 	struct listen_config *cfg = ctx;
@@ -92,6 +110,8 @@ static int set_option(void *ctx, int id, const char *arg)
 			return bad_value("--timeout", arg, "expected 1 to 86400 seconds");
 		cfg->timeout_ms = (unsigned int)v * 1000;
 		return 0;
+	case OPT_ALLOW:
+		return add_allow(cfg, arg);
 	}
 	return -EINVAL;
 }
@@ -115,12 +135,23 @@ static const struct kt_option listen_options[] = {
 	       "store at most SIZE bytes per client, K/M/G suffixes (default 8G)"),
 	KT_OPT(OPT_TIMEOUT, "timeout", KT_ARG_REQUIRED, "SECS",
 	       "drop a client silent for SECS before its recording starts (default 30)"),
+	KT_OPT(OPT_ALLOW, "allow", KT_ARG_REQUIRED, "CIDR",
+	       "serve only clients in CIDR (repeatable; IPv4 or IPv6, e.g. 10.0.0.0/8)"),
+	KT_STRING(OPT_TLS_CERT, "tls-cert", "FILE", struct listen_config, tls.cert,
+		  "TLS: the listener's certificate chain (PEM); clients must speak TLS"),
+	KT_STRING(OPT_TLS_KEY, "tls-key", "FILE", struct listen_config, tls.key,
+		  "TLS: the certificate's private key (PEM)"),
+	KT_STRING(OPT_TLS_CA, "tls-ca", "FILE", struct listen_config, tls.ca,
+		  "TLS: require client certificates signed by a CA of FILE"),
+	KT_STRING(OPT_TLS_PSK, "tls-psk", "FILE", struct listen_config, tls.psk,
+		  "TLS with the pre-shared key in FILE instead of certificates"),
 	{ 0 },
 };
 
 static const struct kt_command_help listen_help = {
 	.name = "listen",
-	.usage = "-p PORT [-d DIR] [-o BASE] [-D] [-l LOGFILE] [--bind ADDR]",
+	.usage = "-p PORT [-d DIR] [-o BASE] [-D] [-l LOGFILE] [--bind ADDR] [--allow CIDR] "
+		 "[--tls-cert FILE --tls-key FILE [--tls-ca FILE] | --tls-psk FILE]",
 	.summary = "receive traces from remote 'record -N' clients",
 	.options = listen_options,
 	.option = set_option,
@@ -151,17 +182,21 @@ int cmd_listen(int argc, char **argv)
 	struct listen_log log = { .fp = stderr };
 	int dir_fd, ret = parse_args(&cfg, argc, argv);
 
-	if (ret)
+	if (ret) {
+		free(cfg.allow);
 		return ret;
+	}
 	dir_fd = open(cfg.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dir_fd < 0) {
 		fprintf(stderr, "ktrace listen: -d %s: %s\n", cfg.dir, strerror(errno));
+		free(cfg.allow);
 		return 1;
 	}
 	if (cfg.logfile) {
 		log.fp = fopen(cfg.logfile, "ae");
 		if (!log.fp) {
 			fprintf(stderr, "ktrace listen: -l %s: %s\n", cfg.logfile, strerror(errno));
+			free(cfg.allow);
 			close(dir_fd);
 			return 1;
 		}
@@ -169,6 +204,7 @@ int cmd_listen(int argc, char **argv)
 		log.fp = NULL;	/* a daemon has no terminal to log to */
 	}
 	ret = listen_server_run(&cfg, dir_fd, &log);
+	free(cfg.allow);
 	if (cfg.logfile)
 		fclose(log.fp);
 	close(dir_fd);

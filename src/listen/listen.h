@@ -14,6 +14,8 @@
 
 #include "ktrace/compress.h"
 #include "ktrace/dat_append.h"
+#include "ktrace/net_cidr.h"
+#include "ktrace/net_conn.h"
 #include "ktrace/strbuf.h"
 
 struct listen_config {
@@ -28,6 +30,9 @@ struct listen_config {
 	uint64_t max_file;		/* bytes one client may make us store */
 	unsigned int timeout_ms;	/* silence allowed before the recording starts */
 	unsigned int drain_ms;		/* wait for per-CPU data after CLOSE */
+	struct net_tls_opts tls;	/* --tls-*: every TCP connection is TLS */
+	struct net_cidr *allow;		/* --allow: clients outside every range are refused */
+	unsigned int nr_allow;
 };
 
 struct listen_log {
@@ -116,6 +121,7 @@ struct server_ctx {
 	const struct listen_config *cfg;
 	int dir_fd;
 	struct listen_log *log;
+	struct net_tls *tls;		/* NULL: plaintext, as trace-cmd */
 	char *scratch;			/* one read buffer for all data connections */
 	size_t scratch_len;
 	/* Compression of CPU data as it arrives: codecs and buffers shared by every channel. */
@@ -135,6 +141,8 @@ uint64_t listen_now_ms(void);
 struct chan {
 	int lfd;		/* TCP: listening socket until accepted; -1 after */
 	int fd;			/* TCP connection or UDP socket; -1 when closed */
+	struct net_conn *conn;	/* TCP: the connection (owns fd) */
+	struct net_tls *tls;	/* the server's: TCP data is TLS too */
 	int udp;
 	int tmp;		/* the received data's file */
 	char *path;		/* its name in the output directory; NULL: unnamed */
@@ -198,6 +206,8 @@ struct session *session_new(struct server_ctx *srv, int fd, const struct sockadd
 /* Fills pfd (capacity max) with the descriptors to poll; idx[i] is -1 (control) or a CPU. */
 int session_pollfds(struct session *s, struct pollfd *pfd, int *idx, int max);
 int session_nr_fds(const struct session *s);
+/* True when TLS holds decrypted bytes for the descriptor idx, which poll() will not report. */
+int session_pending(const struct session *s, int idx);
 void session_event(struct session *s, int idx, short revents);
 /* Timeouts and completion; returns 1 when the session is over and may be freed. */
 int session_tick(struct session *s, uint64_t now);

@@ -119,8 +119,31 @@ static int open_signals(void)
 	return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 }
 
+static int allowed(const struct listen_config *cfg, const struct sockaddr *peer)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nr_allow; i++)
+		if (net_cidr_match(&cfg->allow[i], peer))
+			return 1;
+	return !cfg->nr_allow;
+}
+
+/* "HOST:PORT" of a peer, numeric: a refused client gets no name lookup. */
+static void peer_name(const struct sockaddr *peer, socklen_t len, char *buf, size_t size)
+{
+	char host[NI_MAXHOST], serv[NI_MAXSERV];
+
+	if (getnameinfo(peer, len, host, sizeof(host), serv, sizeof(serv),
+			NI_NUMERICHOST | NI_NUMERICSERV))
+		snprintf(buf, size, "(unknown)");
+	else
+		snprintf(buf, size, "%s:%s", host, serv);
+}
+
 static void accept_clients(struct server *srv)
 {
+	char name[NI_MAXHOST + NI_MAXSERV + 2];
 	const struct listen_config *cfg = srv->ctx.cfg;
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
@@ -133,6 +156,13 @@ static void accept_clients(struct server *srv)
 			listen_logf(srv->ctx.log, "cannot accept a client: %s", strerror(errno));
 			srv->accept_paused_until = listen_now_ms() + ACCEPT_PAUSE_MS;
 		}
+		return;
+	}
+	/* Before a byte is read or a name looked up. */
+	if (!allowed(cfg, (struct sockaddr *)&ss)) {
+		peer_name((struct sockaddr *)&ss, len, name, sizeof(name));
+		listen_logf(srv->ctx.log, "%s: refused: outside every --allow range; nothing written", name);
+		close(fd);
 		return;
 	}
 	if (srv->nr >= cfg->max_clients) {
@@ -152,11 +182,10 @@ static void accept_clients(struct server *srv)
 		srv->sessions = n;
 		srv->cap = cap;
 	}
+	/* The session owns fd, even when it fails */
 	s = session_new(&srv->ctx, fd, (struct sockaddr *)&ss, len);
-	if (!s) {
-		close(fd);
+	if (!s)
 		return;
-	}
 	srv->sessions[srv->nr++] = s;
 }
 
@@ -174,8 +203,11 @@ static int grow_pollfds(struct server *srv, size_t want)
 	return 0;
 }
 
-/* Index 0 is the signalfd, 1 the listening socket (or -1 while accepting is paused). */
-static int build_pollfds(struct server *srv, uint64_t now)
+/*
+ * Index 0 is the signalfd, 1 the listening socket (or -1 while accepting is paused). *pending
+ * is set when TLS holds decrypted bytes of a descriptor: poll() must not wait then.
+ */
+static int build_pollfds(struct server *srv, uint64_t now, int *pending)
 {
 	size_t want = 2, n = 2;
 	unsigned int i;
@@ -191,8 +223,10 @@ static int build_pollfds(struct server *srv, uint64_t now)
 	for (i = 0; i < srv->nr; i++) {
 		got = session_pollfds(srv->sessions[i], srv->pfd + n, srv->idx + n,
 				      (int)(srv->pfd_cap - n));
-		for (k = 0; k < got; k++)
+		for (k = 0; k < got; k++) {
 			srv->owner[n + (size_t)k] = srv->sessions[i];
+			*pending |= session_pending(srv->sessions[i], srv->idx[n + (size_t)k]);
+		}
 		n += (size_t)got;
 	}
 	return (int)n;
@@ -214,13 +248,14 @@ static void reap(struct server *srv, uint64_t now)
 
 static int serve(struct server *srv)
 {
-	int n, i, ret;
+	int n, i, ret, pending;
 
 	for (;;) {
-		n = build_pollfds(srv, listen_now_ms());
+		pending = 0;
+		n = build_pollfds(srv, listen_now_ms(), &pending);
 		if (n < 0)
 			return n;
-		ret = poll(srv->pfd, (nfds_t)n, TICK_MS);
+		ret = poll(srv->pfd, (nfds_t)n, pending ? 0 : TICK_MS);
 		if (ret < 0 && errno != EINTR)
 			return -errno;
 		if (ret > 0 && srv->pfd[0].revents) {
@@ -229,9 +264,12 @@ static int serve(struct server *srv)
 		}
 		if (ret > 0 && srv->pfd[1].revents)
 			accept_clients(srv);
-		for (i = 2; ret > 0 && i < n; i++)
+		for (i = 2; (ret > 0 || pending) && i < n; i++) {
+			if (pending && session_pending(srv->owner[i], srv->idx[i]))
+				srv->pfd[i].revents |= POLLIN;
 			if (srv->pfd[i].revents)
 				session_event(srv->owner[i], srv->idx[i], srv->pfd[i].revents);
+		}
 		reap(srv, listen_now_ms());
 	}
 }
@@ -250,6 +288,7 @@ static void server_release(struct server *srv)
 	free(srv->owner);
 	free(srv->ctx.scratch);
 	server_ctx_release_codecs(&srv->ctx);
+	net_tls_free(srv->ctx.tls);
 	if (srv->lfd >= 0)
 		close(srv->lfd);
 	if (srv->sigfd >= 0)
@@ -260,11 +299,20 @@ int listen_server_run(const struct listen_config *cfg, int dir_fd, struct listen
 {
 	struct server srv = { .ctx = { .cfg = cfg, .dir_fd = dir_fd, .log = log,
 				       .scratch_len = SCRATCH_LEN }, .lfd = -1, .sigfd = -1 };
+	struct strbuf err = STRBUF_INIT;
 	int ret;
 
+	/* The certificates are checked before anything else: a typo fails at once. */
+	if (net_tls_wanted(&cfg->tls) && (ret = net_tls_new(&cfg->tls, true, &srv.ctx.tls, &err))) {
+		fprintf(stderr, "ktrace listen: %s\n", err.len ? strbuf_str(&err) : strerror(-ret));
+		strbuf_release(&err);
+		return ret;
+	}
 	srv.lfd = open_listener(cfg, log);
-	if (srv.lfd < 0)
+	if (srv.lfd < 0) {
+		net_tls_free(srv.ctx.tls);
 		return srv.lfd;
+	}
 	/* Once the port is ours, and while a daemon still has a terminal to say it on. */
 	listen_recover_dir(dir_fd, log);
 	srv.sigfd = open_signals();
@@ -274,6 +322,10 @@ int listen_server_run(const struct listen_config *cfg, int dir_fd, struct listen
 		ret = -errno;
 	if (!ret) {
 		log_bound(srv.lfd, log);
+		if (srv.ctx.tls)
+			listen_logf(log, "clients must speak TLS%s", cfg->tls.psk ?
+				    " with the pre-shared key" : cfg->tls.ca ?
+				    " and show a certificate signed by --tls-ca" : "");
 		ret = serve(&srv);
 	}
 	/* Every failure is reported here, once. */

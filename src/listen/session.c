@@ -23,6 +23,7 @@
 #define UDP_QUIET_MS	300
 
 enum sess_state {
+	ST_TLS,			/* TLS handshake, before the greeting */
 	ST_GREET,		/* waiting for "-1V3" or a v1 CPU count */
 	ST_V3_MAGIC,
 	ST_MESSAGES,		/* protocol 3 messages */
@@ -33,7 +34,8 @@ enum sess_state {
 
 struct session {
 	struct server_ctx *srv;
-	int fd;
+	int fd;			/* the control connection's, for poll(); conn owns it */
+	struct net_conn *conn;
 	struct sockaddr_storage peer;
 	char name[NI_MAXHOST + NI_MAXSERV + 2];	/* "HOST:PORT" */
 	enum sess_state st;
@@ -78,28 +80,43 @@ static void make_name(struct session *s, const struct sockaddr *peer, socklen_t 
 	snprintf(s->name, sizeof(s->name), "%s:%s", host, serv);
 }
 
+static void greet(struct session *s, const char *how)
+{
+	s->st = ST_GREET;
+	slog(s, "connected%s", how);
+	if (send_all(s, NET_GREETING, NET_GREETING_LEN))
+		fail(s, "client does not read", NULL);
+}
+
 struct session *session_new(struct server_ctx *srv, int fd, const struct sockaddr *peer,
 			    socklen_t peer_len)
 {
 	struct session *s = calloc(1, sizeof(*s));
 
-	if (!s)
+	if (s)
+		s->in = malloc(srv->cfg->max_msg + NET_MSG_HDR_LEN);
+	if (s && s->in)
+		s->conn = net_conn_new(fd, srv->tls, NULL);
+	else
+		close(fd);
+	if (!s || !s->conn) {
+		if (s)
+			free(s->in);
+		free(s);
 		return NULL;
+	}
 	s->srv = srv;
 	s->fd = fd;
 	s->out = -1;
 	memcpy(&s->peer, peer, peer_len < sizeof(s->peer) ? peer_len : sizeof(s->peer));
 	make_name(s, peer, peer_len);
 	s->in_cap = srv->cfg->max_msg + NET_MSG_HDR_LEN;
-	s->in = malloc(s->in_cap);
-	if (!s->in) {
-		free(s);
-		return NULL;
-	}
 	s->last_activity = listen_now_ms();
-	slog(s, "connected%s", "");
-	if (send_all(s, NET_GREETING, NET_GREETING_LEN))
-		fail(s, "client does not read", NULL);
+	/* Over TLS, the greeting waits for the handshake: it is trace-cmd's protocol inside. */
+	if (srv->tls)
+		s->st = ST_TLS;
+	else
+		greet(s, "");
 	return s;
 }
 
@@ -117,8 +134,8 @@ static void close_all(struct session *s)
 {
 	uint32_t i;
 
-	if (s->fd >= 0)
-		close(s->fd);
+	net_conn_close(s->conn);
+	s->conn = NULL;
 	s->fd = -1;
 	for (i = 0; s->ch && i < s->cpus; i++)
 		chan_close(&s->ch[i]);
@@ -142,15 +159,31 @@ static void fail(struct session *s, const char *why, const char *detail)
 	s->st = ST_OVER;
 }
 
+/* A client turned away before its setup began: nothing of it reached DIR. */
+static void refuse(struct session *s, const char *why)
+{
+	slog(s, "refused: %s; nothing written", why);
+	close_all(s);
+	s->st = ST_OVER;
+}
+
 static void fail_errno(struct session *s, const char *why, int err)
 {
 	fail(s, why, strerror(err < 0 ? -err : err));
 }
 
+static void fail_setup(struct session *s, int err)
+{
+	if (err == -EPROTONOSUPPORT)
+		fail(s, "UDP data refused", "this listener speaks TLS, which covers TCP only");
+	else
+		fail_errno(s, "setting up the data channels", err);
+}
+
 static int send_all(struct session *s, const void *buf, size_t len)
 {
 	/* Replies are a few bytes: a client that does not read them is not worth waiting for. */
-	ssize_t n = send(s->fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+	ssize_t n = net_conn_write(s->conn, buf, len);
 
 	return n == (ssize_t)len ? 0 : -EPIPE;
 }
@@ -207,6 +240,9 @@ static int open_channels(struct session *s, uint32_t cpus, uint32_t page_size, i
 	uint32_t i;
 	int ret;
 
+	/* TLS covers TCP: pages in datagrams would come unauthenticated, in the clear. */
+	if (s->srv->tls && !tcp)
+		return -EPROTONOSUPPORT;
 	s->ch = calloc(cpus, sizeof(*s->ch));
 	if (!s->ch)
 		return -ENOMEM;
@@ -330,7 +366,7 @@ static int on_message(struct session *s, const struct net_msg *m)
 	case NET_TINIT:
 		next = on_tinit(s, m);
 		if (next)
-			fail_errno(s, "setting up the data channels", next);
+			fail_setup(s, next);
 		return next;
 	case NET_SEND_DATA:
 		next = store_meta(s, m->payload, m->payload_len);
@@ -396,7 +432,7 @@ static void process_v1(struct session *s)
 		n = send_all(s, reply.buf, reply.len + 1);
 	strbuf_release(&reply);
 	if (n) {
-		fail_errno(s, "setting up the data channels", n);
+		fail_setup(s, n);
 		return;
 	}
 	s->st = ST_V1_META;
@@ -412,7 +448,11 @@ static void process_prologue(struct session *s)
 
 	if (s->st == ST_GREET) {
 		n = net_hello_parse(s->in, s->in_len, &hello);
-		if (n < 0)
+		/* 0x16 0x03: a TLS handshake record, from a client told to use TLS. */
+		if (n < 0 && s->in_len >= 2 && s->in[0] == 0x16 && s->in[1] == 0x03)
+			fail(s, "not a trace-cmd client", "it speaks TLS, and this listener has no "
+			     "--tls-cert or --tls-psk");
+		else if (n < 0)
 			fail(s, "not a trace-cmd client", strerror(-n));
 		if (n <= 0)
 			return;
@@ -441,7 +481,8 @@ static void process_prologue(struct session *s)
 
 static void control_eof(struct session *s)
 {
-	close(s->fd);
+	net_conn_close(s->conn);
+	s->conn = NULL;
 	s->fd = -1;
 	if (s->st == ST_V1_META) {
 		start_drain(s);
@@ -462,18 +503,19 @@ static int control_read_once(struct session *s)
 	ssize_t n;
 
 	if (s->st == ST_V1_META) {
-		n = read(s->fd, s->srv->scratch, want);
+		n = net_conn_read(s->conn, s->srv->scratch, want);
 		if (n > 0 && store_meta(s, s->srv->scratch, (size_t)n))
 			fail(s, "over --max-file", NULL);
 	} else {
-		n = read(s->fd, s->in + s->in_len, want);
+		n = net_conn_read(s->conn, s->in + s->in_len, want);
 		if (n > 0)
 			s->in_len += (size_t)n;
 	}
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+	if (n == -EAGAIN || n == -EINTR)
 		return 0;
-	if (n < 0 && errno != ECONNRESET) {
-		fail_errno(s, "reading the control connection", errno);
+	if (n < 0 && n != -ECONNRESET) {
+		fail(s, "reading the control connection", net_conn_why(s->conn)[0] ?
+		     net_conn_why(s->conn) : strerror((int)-n));
 		return 0;
 	}
 	if (n <= 0) {
@@ -521,11 +563,29 @@ static void data_event(struct session *s, uint32_t cpu)
 	}
 }
 
+static void tls_step(struct session *s)
+{
+	int ret = net_conn_handshake(s->conn);
+	char how[256];
+
+	if (ret == -EAGAIN)
+		return;
+	if (ret) {
+		refuse(s, net_conn_why(s->conn)[0] ? net_conn_why(s->conn) : strerror(-ret));
+		return;
+	}
+	snprintf(how, sizeof(how), " (%s)", net_conn_describe(s->conn));
+	s->last_activity = listen_now_ms();
+	greet(s, how);
+}
+
 void session_event(struct session *s, int idx, short revents)
 {
 	if (s->st == ST_OVER)
 		return;
-	if (idx < 0)
+	if (idx < 0 && s->st == ST_TLS)
+		tls_step(s);
+	else if (idx < 0)
 		control_readable(s);
 	else
 		data_event(s, (uint32_t)idx);
@@ -536,6 +596,13 @@ int session_nr_fds(const struct session *s)
 	return 1 + (int)s->cpus;
 }
 
+int session_pending(const struct session *s, int idx)
+{
+	const struct net_conn *c = idx < 0 ? s->conn : s->ch[idx].conn;
+
+	return s->st != ST_OVER && c && net_conn_pending(c);
+}
+
 int session_pollfds(struct session *s, struct pollfd *pfd, int *idx, int max)
 {
 	int n = 0;
@@ -544,15 +611,16 @@ int session_pollfds(struct session *s, struct pollfd *pfd, int *idx, int max)
 	if (s->st == ST_OVER)
 		return 0;
 	if (s->fd >= 0 && n < max) {
-		pfd[n] = (struct pollfd){ .fd = s->fd, .events = POLLIN };
+		pfd[n] = (struct pollfd){ .fd = s->fd, .events = net_conn_events(s->conn) };
 		idx[n++] = -1;
 	}
 	for (i = 0; i < s->cpus && n < max; i++) {
 		int fd = s->ch[i].lfd >= 0 ? s->ch[i].lfd : s->ch[i].fd;
+		const struct net_conn *c = s->ch[i].lfd >= 0 ? NULL : s->ch[i].conn;
 
 		if (fd < 0)
 			continue;
-		pfd[n] = (struct pollfd){ .fd = fd, .events = POLLIN };
+		pfd[n] = (struct pollfd){ .fd = fd, .events = c ? net_conn_events(c) : POLLIN };
 		idx[n++] = (int)i;
 	}
 	return n;
@@ -690,6 +758,9 @@ int session_tick(struct session *s, uint64_t now)
 			s->partial = "CPU data still open after the recording ended";
 			finish(s);
 		}
+	} else if (s->st == ST_TLS && now - s->last_activity > cfg->timeout_ms) {
+		refuse(s, "no TLS handshake within --timeout (a plaintext client, waiting for "
+		       "the greeting?)");
 	} else if (s->st != ST_OVER && s->phase < NET_PHASE_RECORDING && s->st != ST_V1_META &&
 		   now - s->last_activity > cfg->timeout_ms) {
 		fail(s, "timed out during setup", NULL);
@@ -709,6 +780,8 @@ void session_stop(struct session *s)
 		s->partial = "ktrace listen was stopped mid-recording";
 	if (s->st == ST_DRAIN || (s->st == ST_MESSAGES && s->phase == NET_PHASE_RECORDING))
 		finish(s);
+	else if (s->st == ST_TLS)
+		refuse(s, "listener stopping during the TLS handshake");
 	else if (s->st != ST_OVER)
 		fail(s, "listener stopping during setup", NULL);
 }

@@ -84,5 +84,9 @@ void plan_release(struct plan *plan)
 	/* The strings belong to argv; only the array is ours. */
 	free(plan->command);
 	free(plan->net_target);
+	free(plan->net_tls_cert);
+	free(plan->net_tls_key);
+	free(plan->net_tls_ca);
+	free(plan->net_tls_psk);
 	memset(plan, 0, sizeof(*plan));
 }

@@ -348,6 +348,21 @@ static int parse_plan_opt(struct plan_parser *ps, int id, const char *arg)
 		return 0;
 	case 'N':
 		return parse_net(plan, arg);
+	case PLAN_OPT_TLS:
+		plan->net_tls = true;
+		return 0;
+	case PLAN_OPT_TLS_CERT:
+		plan->net_tls = true;
+		return set_string(plan, &plan->net_tls_cert, "--tls-cert", arg);
+	case PLAN_OPT_TLS_KEY:
+		plan->net_tls = true;
+		return set_string(plan, &plan->net_tls_key, "--tls-key", arg);
+	case PLAN_OPT_TLS_CA:
+		plan->net_tls = true;
+		return set_string(plan, &plan->net_tls_ca, "--tls-ca", arg);
+	case PLAN_OPT_TLS_PSK:
+		plan->net_tls = true;
+		return set_string(plan, &plan->net_tls_psk, "--tls-psk", arg);
 	}
 	return plan_err_flag(plan, "?", "", "is not handled");
 }
@@ -389,6 +404,11 @@ static int check_plan(struct plan *plan)
 		return plan_err_flag(plan, "--udp", "", "cannot be combined with -t");
 	if ((plan->net_tcp || plan->net_udp) && !plan->net_target)
 		return plan_err_flag(plan, plan->net_udp ? "--udp" : "-t", "", "needs -N HOST:PORT");
+	if (plan->net_tls && !plan->net_target)
+		return plan_err_flag(plan, "--tls", "", "needs -N HOST:PORT");
+	/* TLS covers the TCP connections; UDP pages would go in the clear. */
+	if (plan->net_tls && plan->net_udp)
+		return plan_err_flag(plan, "--tls", "", "covers TCP only: drop --udp");
 	if (!plan->output && !plan->net_target && (plan->caps & PLAN_WRITES_FILE)) {
 		plan->output = strdup("trace.dat");
 		if (!plan->output)

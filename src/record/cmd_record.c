@@ -18,6 +18,7 @@
 
 #include "ktrace/command.h"
 #include "ktrace/dat_writer.h"
+#include "ktrace/net_conn.h"
 #include "ktrace/plan.h"
 #include "ktrace/plan_options.h"
 #include "ktrace/session.h"
@@ -288,6 +289,14 @@ static int check_net(const struct plan *plan)
 	return nr;
 }
 
+/* The plan's --tls rows, as the net layer takes them. */
+static struct net_tls_opts tls_opts(const struct plan *plan)
+{
+	return (struct net_tls_opts){ .enabled = plan->net_tls, .cert = plan->net_tls_cert,
+				      .key = plan->net_tls_key, .ca = plan->net_tls_ca,
+				      .psk = plan->net_tls_psk };
+}
+
 /* As trace-cmd: a recording with neither events nor a tracer would only hold metadata. */
 static int check_something_to_do(const struct plan *plan)
 {
@@ -311,10 +320,12 @@ static int record_run(struct record_run *run)
 	if (ret)
 		return ret;
 	if (run->plan->net_target) {
+		struct net_tls_opts tls = tls_opts(run->plan);
+
 		ret = check_net(run->plan);
 		if (ret >= 0)
-			ret = record_net_connect(run->plan->net_target, run->plan->net_udp, ret,
-						 &run->net, &run->err);
+			ret = record_net_connect(run->plan->net_target, run->plan->net_udp,
+						 &tls, ret, &run->net, &run->err);
 	}
 	/* blocked before the file exists: a signal from here on goes through the cleanup */
 	if (!ret)
@@ -377,6 +388,7 @@ static int run_command(const struct plan_command *cmd, int argc, char **argv,
 
 static const struct kt_option record_options[] = {
 	PLAN_OPTIONS
+	PLAN_NET_TLS_OPTIONS
 	{ 0 },
 };
 

@@ -10,8 +10,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "ktrace/fdio.h"
 #include "ktrace/net.h"
+#include "ktrace/net_conn.h"
 #include "net_send.h"
 
 /* A listener that accepts but never answers must not hang record before it starts. */
@@ -21,15 +21,28 @@
 
 struct net_send {
 	const char *target;
+	char *host;			/* the name or address the listener's certificate names */
+	struct net_tls *tls;		/* NULL: plaintext */
 	int ctl;
+	struct net_conn *conn;		/* the control connection (owns ctl) */
 	int *data;
+	struct net_relay **relays;	/* TLS: one per CPU, between data[cpu] and the listener */
 	uint32_t cpus;
 };
 
+/* TLS failures say what TLS refused: a certificate, an alert from the listener... */
+static int fail_conn(const struct net_send *ns, const struct net_conn *c, struct strbuf *err,
+		     int ret, const char *what)
+{
+	const char *why = c && net_conn_why(c)[0] ? net_conn_why(c) : strerror(-ret);
+
+	strbuf_addf(err, "-N %s: %s: %s", ns->target, what, why);
+	return ret;
+}
+
 static int fail(const struct net_send *ns, struct strbuf *err, int ret, const char *what)
 {
-	strbuf_addf(err, "-N %s: %s: %s", ns->target, what, strerror(-ret));
-	return ret;
+	return fail_conn(ns, ns->conn, err, ret, what);
 }
 
 static void set_timeout(int fd, int opt, int seconds)
@@ -60,6 +73,8 @@ static int connect_ctl(struct net_send *ns, struct strbuf *err)
 	char *host = NULL, *port = NULL;
 	int ret = split_target(ns->target, &host, &port);
 
+	if (!ret && ns->tls && !(ns->host = strdup(host)))
+		ret = -ENOMEM;
 	if (!ret && (ret = getaddrinfo(host, port, &hints, &res))) {
 		strbuf_addf(err, "-N %s: %s", ns->target, gai_strerror(ret));
 		ret = -EHOSTUNREACH;
@@ -75,6 +90,10 @@ static int connect_ctl(struct net_send *ns, struct strbuf *err)
 	}
 	if (ret && !err->len)
 		fail(ns, err, ret, "cannot connect");
+	if (!ret && !(ns->conn = net_conn_new(ns->ctl, ns->tls, ns->host))) {
+		ns->ctl = -1;
+		ret = -ENOMEM;
+	}
 	if (res)
 		freeaddrinfo(res);
 	free(host);
@@ -83,23 +102,19 @@ static int connect_ctl(struct net_send *ns, struct strbuf *err)
 }
 
 /* Exactly len bytes; -ECONNRESET when the listener closes first, -ETIMEDOUT when it is silent. */
-static int recv_all(int fd, void *buf, size_t len)
+static int recv_all(struct net_send *ns, void *buf, size_t len)
 {
-	char *p = buf;
+	int ret = net_conn_read_all(ns->conn, buf, len);
 
-	while (len) {
-		ssize_t n = recv(fd, p, len, 0);
+	return ret == -EAGAIN ? -ETIMEDOUT : ret;
+}
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			return -ETIMEDOUT;
-		if (n <= 0)
-			return n < 0 ? -errno : -ECONNRESET;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+/* Blocking, bounded by the socket's timeouts: 0, -ETIMEDOUT or -EPROTO (refused). */
+static int tls_handshake(struct net_conn *c)
+{
+	int ret = net_conn_handshake(c);
+
+	return ret == -EAGAIN ? -ETIMEDOUT : ret;
 }
 
 /* Checks that the listener said exactly `want`; a different answer is a refusal. */
@@ -107,7 +122,7 @@ static int expect(struct net_send *ns, const char *want, size_t len, const char 
 		  struct strbuf *err)
 {
 	char got[16] = "";
-	int ret = recv_all(ns->ctl, got, len);
+	int ret = recv_all(ns, got, len);
 
 	if (ret)
 		return fail(ns, err, ret, step);
@@ -124,13 +139,15 @@ static int handshake(struct net_send *ns, struct strbuf *err)
 	int ret;
 
 	set_timeout(ns->ctl, SO_RCVTIMEO, HANDSHAKE_TIMEOUT_S);
+	if (ns->tls && (ret = tls_handshake(ns->conn)))
+		return fail(ns, err, ret, "TLS handshake");
 	ret = expect(ns, NET_GREETING, NET_GREETING_LEN, "waiting for the greeting", err);
-	if (!ret && (ret = fd_write_all(ns->ctl, NET_V3_REQUEST, sizeof(NET_V3_REQUEST))))
+	if (!ret && (ret = net_conn_write_all(ns->conn, NET_V3_REQUEST, sizeof(NET_V3_REQUEST))))
 		return fail(ns, err, ret, "asking for protocol 3");
 	/* A listener that knows only protocol 1 answers with port numbers instead. */
 	if (!ret)
 		ret = expect(ns, "V3", 3, "asking for protocol 3", err);
-	if (!ret && (ret = fd_write_all(ns->ctl, NET_V3_MAGIC, NET_V3_MAGIC_LEN)))
+	if (!ret && (ret = net_conn_write_all(ns->conn, NET_V3_MAGIC, NET_V3_MAGIC_LEN)))
 		return fail(ns, err, ret, "sending the protocol magic");
 	if (!ret)
 		ret = expect(ns, "OK", 2, "sending the protocol magic", err);
@@ -140,7 +157,7 @@ static int handshake(struct net_send *ns, struct strbuf *err)
 static int recv_msg(struct net_send *ns, char *buf, struct net_msg *msg)
 {
 	uint32_t size;
-	int ret = recv_all(ns->ctl, buf, NET_MSG_HDR_LEN);
+	int ret = recv_all(ns, buf, NET_MSG_HDR_LEN);
 
 	if (ret)
 		return ret;
@@ -148,7 +165,7 @@ static int recv_msg(struct net_send *ns, char *buf, struct net_msg *msg)
 	size = ntohl(size);
 	if (size < NET_MSG_HDR_LEN || size > NET_MSG_MAX_LEN)
 		return -EMSGSIZE;
-	ret = recv_all(ns->ctl, buf + NET_MSG_HDR_LEN, size - NET_MSG_HDR_LEN);
+	ret = recv_all(ns, buf + NET_MSG_HDR_LEN, size - NET_MSG_HDR_LEN);
 	if (!ret)
 		ret = net_msg_parse(buf, size, msg);
 	return ret < 0 ? ret : 0;
@@ -162,7 +179,7 @@ static int exchange_init(struct net_send *ns, bool udp, uint32_t page_size, unsi
 	struct net_msg msg;
 	int ret = buf ? net_encode_tinit(&out, ns->cpus, page_size, !udp) : -ENOMEM;
 
-	if (!ret && (ret = fd_write_all(ns->ctl, out.buf, out.len)))
+	if (!ret && (ret = net_conn_write_all(ns->conn, out.buf, out.len)))
 		fail(ns, err, ret, "sending TINIT");
 	if (!ret && (ret = recv_msg(ns, buf, &msg)))
 		fail(ns, err, ret, "waiting for RINIT");
@@ -179,6 +196,31 @@ static int exchange_init(struct net_send *ns, bool udp, uint32_t page_size, unsi
 	return ret;
 }
 
+/*
+ * TLS: the recorders write into a socket pair whose other end a relay sends through the
+ * connection (net_conn.h); the handshake is done here, before recording starts.
+ */
+static int tls_data(struct net_send *ns, uint32_t cpu, struct strbuf *err)
+{
+	struct net_conn *c = net_conn_new(ns->data[cpu], ns->tls, ns->host);
+	char what[64];
+	int ret;
+
+	ns->data[cpu] = -1;
+	if (!c)
+		return fail(ns, err, -ENOMEM, "TLS");
+	set_timeout(net_conn_fd(c), SO_RCVTIMEO, HANDSHAKE_TIMEOUT_S);
+	ret = tls_handshake(c);
+	if (ret) {
+		snprintf(what, sizeof(what), "TLS handshake of CPU %u's data", cpu);
+		fail_conn(ns, c, err, ret, what);
+		net_conn_close(c);
+		return ret;
+	}
+	ret = net_relay_start(c, &ns->data[cpu], &ns->relays[cpu]);
+	return ret ? fail(ns, err, ret, "starting a relay thread") : 0;
+}
+
 /* The data connections go to the address the control connection reached, on the given ports. */
 static int connect_data(struct net_send *ns, bool udp, const unsigned int *ports,
 			struct strbuf *err)
@@ -187,6 +229,7 @@ static int connect_data(struct net_send *ns, bool udp, const unsigned int *ports
 	socklen_t len = sizeof(ss);
 	uint32_t cpu;
 	char what[64];
+	int ret;
 
 	if (getpeername(ns->ctl, (struct sockaddr *)&ss, &len))
 		return fail(ns, err, -errno, "reading the listener's address");
@@ -204,11 +247,16 @@ static int connect_data(struct net_send *ns, bool udp, const unsigned int *ports
 			return fail(ns, err, -errno, what);
 		}
 		set_timeout(fd, SO_SNDTIMEO, SEND_TIMEOUT_S);
+		if (ns->tls) {
+			ret = tls_data(ns, cpu, err);
+			if (ret)
+				return ret;
+		}
 	}
 	return 0;
 }
 
-static struct net_send *alloc_net_send(const char *target, uint32_t cpus)
+static struct net_send *alloc_net_send(const char *target, struct net_tls *tls, uint32_t cpus)
 {
 	struct net_send *ns = calloc(1, sizeof(*ns));
 	uint32_t cpu;
@@ -216,10 +264,14 @@ static struct net_send *alloc_net_send(const char *target, uint32_t cpus)
 	if (!ns)
 		return NULL;
 	ns->data = malloc(sizeof(*ns->data) * cpus);
-	if (!ns->data) {
+	ns->relays = calloc(cpus, sizeof(*ns->relays));
+	if (!ns->data || !ns->relays) {
+		free(ns->data);
+		free(ns->relays);
 		free(ns);
 		return NULL;
 	}
+	ns->tls = tls;
 	for (cpu = 0; cpu < cpus; cpu++)
 		ns->data[cpu] = -1;
 	ns->target = target;
@@ -228,10 +280,10 @@ static struct net_send *alloc_net_send(const char *target, uint32_t cpus)
 	return ns;
 }
 
-int net_send_open(const char *target, bool udp, uint32_t cpus, uint32_t page_size,
-		  struct net_send **out, struct strbuf *err)
+int net_send_open(const char *target, bool udp, struct net_tls *tls, uint32_t cpus,
+		  uint32_t page_size, struct net_send **out, struct strbuf *err)
 {
-	struct net_send *ns = alloc_net_send(target, cpus);
+	struct net_send *ns = alloc_net_send(target, tls, cpus);
 	unsigned int *ports = calloc(cpus, sizeof(*ports));
 	int ret = ns && ports ? 0 : -ENOMEM;
 
@@ -267,12 +319,12 @@ int net_send_metadata(struct net_send *ns, int fd, struct strbuf *err)
 			ret = -errno;
 		strbuf_reset(&out);
 		if (n > 0 && !(ret = net_encode_data(&out, buf, (size_t)n)))
-			ret = fd_write_all(ns->ctl, out.buf, out.len);
+			ret = net_conn_write_all(ns->conn, out.buf, out.len);
 		off += n > 0 ? n : 0;
 	}
 	strbuf_reset(&out);
 	if (!ret && !(ret = net_encode_simple(&out, NET_FIN_DATA)))
-		ret = fd_write_all(ns->ctl, out.buf, out.len);
+		ret = net_conn_write_all(ns->conn, out.buf, out.len);
 	if (ret)
 		fail(ns, err, ret, "sending the metadata");
 	strbuf_release(&out);
@@ -290,13 +342,39 @@ int net_send_ctl_fd(const struct net_send *ns)
 	return ns->ctl;
 }
 
+/* Waits for every relay to send what its recorder wrote: the first failure, or 0. */
+static int finish_relays(struct net_send *ns, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	uint32_t cpu;
+	int ret = 0, r;
+
+	for (cpu = 0; cpu < ns->cpus; cpu++) {
+		if (!ns->relays[cpu])
+			continue;
+		strbuf_reset(&why);
+		r = net_relay_finish(ns->relays[cpu], &why);
+		ns->relays[cpu] = NULL;
+		if (r && !ret && err)
+			strbuf_addf(err, "-N %s: sending CPU %u's data: %s", ns->target, cpu,
+				    strbuf_str(&why));
+		ret = ret ? ret : r;
+	}
+	strbuf_release(&why);
+	return ret;
+}
+
 int net_send_close(struct net_send *ns, struct strbuf *err)
 {
 	struct strbuf out = STRBUF_INIT;
-	int ret = net_encode_simple(&out, NET_CLOSE);
+	int ret = finish_relays(ns, err);
+
+	if (ret)
+		return ret;
+	ret = net_encode_simple(&out, NET_CLOSE);
 
 	if (!ret)
-		ret = fd_write_all(ns->ctl, out.buf, out.len);
+		ret = net_conn_write_all(ns->conn, out.buf, out.len);
 	if (ret)
 		fail(ns, err, ret, "sending CLOSE");
 	strbuf_release(&out);
@@ -312,8 +390,14 @@ void net_send_free(struct net_send *ns)
 	for (cpu = 0; ns->data && cpu < ns->cpus; cpu++)
 		if (ns->data[cpu] >= 0)
 			close(ns->data[cpu]);
-	if (ns->ctl >= 0)
+	/* Their local ends closed: the relays end once they sent what they hold. */
+	finish_relays(ns, NULL);
+	if (ns->conn)
+		net_conn_close(ns->conn);
+	else if (ns->ctl >= 0)
 		close(ns->ctl);
+	free(ns->host);
 	free(ns->data);
+	free(ns->relays);
 	free(ns);
 }

@@ -16,13 +16,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ktrace/net_conn.h"
 #include "ktrace/strbuf.h"
 
 struct net_send;
 
-/* Connects, agrees on protocol 3 and opens the per-CPU data connections. */
-int net_send_open(const char *target, bool udp, uint32_t cpus, uint32_t page_size,
-		  struct net_send **out, struct strbuf *err);
+/*
+ * Connects, agrees on protocol 3 and opens the per-CPU data connections. tls (borrowed; NULL:
+ * plaintext, as trace-cmd) makes every connection TLS, the data going through relay threads.
+ */
+int net_send_open(const char *target, bool udp, struct net_tls *tls, uint32_t cpus,
+		  uint32_t page_size, struct net_send **out, struct strbuf *err);
 /* Sends the first size bytes of fd (from offset 0) as SEND_DATA messages, then FIN_DATA. */
 int net_send_metadata(struct net_send *ns, int fd, struct strbuf *err);
 /*
@@ -32,7 +36,7 @@ int net_send_metadata(struct net_send *ns, int fd, struct strbuf *err);
 int *net_send_data_fds(struct net_send *ns);
 /* The control connection, for noticing that the listener went away (readable or hung up). */
 int net_send_ctl_fd(const struct net_send *ns);
-/* Sends CLOSE; call once every data connection is closed. */
+/* Sends CLOSE; call once every data connection is closed (TLS: once the relays sent it all). */
 int net_send_close(struct net_send *ns, struct strbuf *err);
 void net_send_free(struct net_send *ns);
 

@@ -14,6 +14,7 @@ struct record_net {
 	struct net_send **ns;
 	int nr;
 	bool udp;
+	struct net_tls *tls;	/* NULL: plaintext */
 };
 
 static int send_metadata(struct record_session *s, int buf, struct net_send *ns, struct strbuf *err)
@@ -32,8 +33,8 @@ static int send_metadata(struct record_session *s, int buf, struct net_send *ns,
 	return ret;
 }
 
-int record_net_connect(const char *target, bool udp, int nr_sessions, struct record_net **rn,
-		       struct strbuf *err)
+int record_net_connect(const char *target, bool udp, const struct net_tls_opts *tls,
+		       int nr_sessions, struct record_net **rn, struct strbuf *err)
 {
 	const char *top = tracefs_tracing_dir();
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
@@ -50,9 +51,11 @@ int record_net_connect(const char *target, bool udp, int nr_sessions, struct rec
 		return -ENOMEM;
 	}
 	r->udp = udp;
+	if (net_tls_wanted(tls))
+		ret = net_tls_new(tls, false, &r->tls, err);
 	/* The same CPU count and page size as the session's, which exists only later. */
 	for (r->nr = 0; !ret && r->nr < nr_sessions; r->nr++)
-		ret = net_send_open(target, udp, (uint32_t)cpus, meta_subbuf_size(top),
+		ret = net_send_open(target, udp, r->tls, (uint32_t)cpus, meta_subbuf_size(top),
 				    &r->ns[r->nr], err);
 	if (ret) {
 		record_net_free(r);
@@ -134,6 +137,7 @@ void record_net_free(struct record_net *rn)
 		return;
 	for (i = 0; i < rn->nr; i++)
 		net_send_free(rn->ns[i]);
+	net_tls_free(rn->tls);
 	free(rn->ns);
 	free(rn);
 }

@@ -21,10 +21,10 @@ struct record_net;
 
 /*
  * Connects nr_sessions sessions and opens their data connections, before tracefs is changed:
- * a refused connection leaves it untouched.
+ * a refused connection leaves it untouched. tls: --tls and its files (none set: plaintext).
  */
-int record_net_connect(const char *target, bool udp, int nr_sessions, struct record_net **rn,
-		       struct strbuf *err);
+int record_net_connect(const char *target, bool udp, const struct net_tls_opts *tls,
+		       int nr_sessions, struct record_net **rn, struct strbuf *err);
 /*
  * Once tracefs is set up: sends session i the metadata of buffer i of s and hands its data
  * connections to that buffer's recorders.

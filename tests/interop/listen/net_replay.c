@@ -16,6 +16,10 @@
  * they go one after the other.
  * --stall keeps the session open after the CPU data, as a client still recording would, until
  * the listener hangs up (exit status 2): a known volume for tests that stop the listener.
+ * --ktrace-client sends through record -N's own client code (net_send.h) instead (the CPUs one
+ * after the other; --repeat applies), which
+ * speaks TLS with --tls, --tls-ca FILE, --tls-cert FILE, --tls-key FILE or --tls-psk FILE;
+ * a refused session exits with status 3 and record's message on stderr.
  */
 #define _FILE_OFFSET_BITS 64
 #include <arpa/inet.h>
@@ -35,6 +39,8 @@
 #include "ktrace/dat_format.h"
 #include "ktrace/net.h"
 #include "ktrace/dat_append.h"
+#include "ktrace/fdio.h"
+#include "net_send.h"
 
 struct replay {
 	const uint8_t *file;
@@ -369,8 +375,48 @@ static void send_cpus_parallel(const char *host, const unsigned int *ports, int 
 		die("a CPU sender failed");
 }
 
+/* The session as `ktrace record -N` sends it, through its own code. */
+static int send_as_ktrace(const char *host, const char *port, const struct replay *r,
+			  const struct net_tls_opts *opts, int repeat, int udp)
+{
+	struct strbuf err = STRBUF_INIT, target = STRBUF_INIT;
+	struct net_tls *tls = NULL;
+	struct net_send *ns = NULL;
+	int fd = memfd_create("net_replay", MFD_CLOEXEC), *data, ret;
+	uint32_t cpu;
+	int i;
+
+	strbuf_addf(&target, "%s:%s", host, port);
+	if (fd < 0 || fd_write_all(fd, r->meta, r->meta_len))
+		die("cannot write the metadata to a memfd");
+	ret = net_tls_wanted(opts) ? net_tls_new(opts, false, &tls, &err) : 0;
+	if (!ret)
+		ret = net_send_open(strbuf_str(&target), udp, tls, r->cpus, r->page, &ns, &err);
+	if (!ret)
+		ret = net_send_metadata(ns, fd, &err);
+	data = ret ? NULL : net_send_data_fds(ns);
+	for (cpu = 0; !ret && cpu < r->cpus; cpu++) {
+		for (i = 0; !ret && i < repeat; i++)
+			ret = fd_write_all(data[cpu], r->cpu[cpu].buf, r->cpu[cpu].len);
+		close(data[cpu]);
+		data[cpu] = -1;
+	}
+	if (!ret)
+		ret = net_send_close(ns, &err);
+	if (ret)
+		fprintf(stderr, "net_replay: %s\n", err.len ? strbuf_str(&err) : strerror(-ret));
+	net_send_free(ns);
+	net_tls_free(tls);
+	close(fd);
+	strbuf_release(&err);
+	strbuf_release(&target);
+	return ret ? 3 : 0;
+}
+
 int main(int argc, char **argv)
 {
+	struct net_tls_opts tls = { 0 };
+	int as_ktrace = 0;
 	int udp = 0, v1 = 0, cut_meta = 0, cut_data = 0, no_close = 0, fd, i = 1, lie = 0;
 	int bad = 0, repeat = 1, parallel = 0, stall = 0;
 	struct replay r = { 0 };
@@ -393,6 +439,16 @@ int main(int argc, char **argv)
 		cut_data |= !strcmp(argv[i], "--cut-data");
 		no_close |= !strcmp(argv[i], "--no-close");
 		stall |= !strcmp(argv[i], "--stall");
+		as_ktrace |= !strcmp(argv[i], "--ktrace-client");
+		tls.enabled |= !strcmp(argv[i], "--tls");
+		if (!strcmp(argv[i], "--tls-ca") && i + 1 < argc)
+			tls.ca = argv[++i];
+		else if (!strcmp(argv[i], "--tls-cert") && i + 1 < argc)
+			tls.cert = argv[++i];
+		else if (!strcmp(argv[i], "--tls-key") && i + 1 < argc)
+			tls.key = argv[++i];
+		else if (!strcmp(argv[i], "--tls-psk") && i + 1 < argc)
+			tls.psk = argv[++i];
 	}
 	if (argc - i != 3)
 		die("usage: net_replay [--udp] [--v1] [--cpus N] [--cut-meta] [--cut-data] "
@@ -418,6 +474,16 @@ int main(int argc, char **argv)
 		if (c != KT_COMP_NONE && kt_codec_new(c, &codec))
 			die("no codec");
 		split_v7(&r, codec);
+	}
+	if (as_ktrace || net_tls_wanted(&tls)) {
+		int ret = send_as_ktrace(argv[i], argv[i + 1], &r, &tls, repeat, udp);
+
+		kt_codec_free(codec);
+		for (cpu = 0; cpu < 64; cpu++)
+			strbuf_release(&r.cpu[cpu]);
+		free(r.meta);
+		munmap((void *)r.file, r.size);
+		return ret;
 	}
 	fd = connect_to(argv[i], (unsigned int)atoi(argv[i + 1]), 0);
 	if (lie > 0 && lie <= 64)

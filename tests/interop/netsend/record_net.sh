@@ -205,4 +205,32 @@ grep -q "^ktrace record: -N 127.0.0.1:[0-9]*: waiting for the greeting: the list
 wait $FAKE
 [ "$(tracefs_state)" = "$BEFORE" ] && pass "refusals: tracefs left as found" ||
 	fail "refusals: tracefs changed"
+
+# 6. TLS to ktrace listen, the listener's self-signed certificate as the CA (the refusals and
+# the other TLS modes are tests/interop/listen/tls.sh, without the kernel)
+if openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
+	-keyout "$W/tls.key" -out "$W/tls.pem" -subj /CN=listener \
+	-addext subjectAltName=IP:127.0.0.1 > "$W/openssl.log" 2>&1; then
+	D=$W/tls
+	start_listener "$D" --timeout 2 --tls-cert "$W/tls.pem" --tls-key "$W/tls.key"
+	what="TLS v7"
+	"$KTRACE" record -N 127.0.0.1:$PORT --tls-ca "$W/tls.pem" -e sched -- sleep 1 \
+		> "$W/rec.log" 2>&1 || { fail "$what: record -N --tls failed"; cat "$W/rec.log"; }
+	if wait_log ': wrote '; then
+		got=$(grep ': wrote ' "$LOG" | tail -1 | sed -n 's/.*: wrote \([^ ]*\.dat\) .*/\1/p')
+		grep -q ': connected (TLSv1.3, ' "$LOG" && pass "$what: the session was TLS" ||
+			fail "$what: not TLS"
+		check_file "$D/$got" "$what"
+		same_summary "$W/local7.dat" "$D/$got" "$what"
+	fi
+	"$KTRACE" record -N 127.0.0.1:$PORT -e sched -- true > "$W/rec.log" 2>&1 &&
+		fail "plaintext record to a TLS listener exits 0"
+	grep -q "waiting for the greeting" "$W/rec.log" &&
+		pass "plaintext record to a TLS listener: refused" || cat "$W/rec.log"
+	[ "$(tracefs_state)" = "$BEFORE" ] && pass "TLS: tracefs left as found" ||
+		fail "TLS: tracefs changed"
+	stop_listener
+else
+	fail "openssl could not make a certificate"; cat "$W/openssl.log"
+fi
 finish "$LOG"
