@@ -23,7 +23,7 @@
  * - The same tokens after the first operand of a ternary's else arm ("t ? d : 0;",
  *   "x ? 1 : (0)]", "x ? y : REC->z.", "0 ? a : t o;", an atom of two words): the
  *   condition is left half built the same way; and so is an else operand that dereferences
- *   anything but REC ("x ? 1 : S->r", "REC->a->b").
+ *   anything but REC ("x ? 1 : S->r", "REC->a->b") or is indexed ("x ? 1 : REC->y[0]").
  *
  * The print checks only look at the "print fmt:" arguments, outside string and character
  * literals; the field check looks at everything before them.
@@ -238,8 +238,10 @@ static int unknown_after_else(const char *p, const char *end)
 				;
 	} else
 		return 0;	/* a sign or a cast: parsed by other rules */
-	/* an index after the operand is the index rule's */
-	return p < end && *p != '[' && unknown_after_index(p, end);
+	/* an index on the operand ("x ? 1 : y[0]", "... : \"R\"[0]") leaves it half built too */
+	if (skip_space(p, end) < end && *skip_space(p, end) == '[')
+		return 1;
+	return unknown_after_index(p, end);
 }
 
 /* 1 when the first non-blank byte after p is c */

@@ -44,7 +44,8 @@ done
 
 # fuzz_dat: libtraceevent's leaks on damaged formats are left out (see fuzz_tep_leaks.c)
 wrap="$(objname "$root/tests/fuzz/fuzz_tep_leaks.c") -Wl,--wrap=tep_parse_event
-	-Wl,--wrap=tep_parse_format -Wl,--wrap=tep_filter_add_filter_str"
+	-Wl,--wrap=tep_parse_format -Wl,--wrap=tep_filter_add_filter_str
+	-Wl,--wrap=tep_parse_saved_cmdlines"
 # shellcheck disable=SC2086
 budget=$(objname "$root/tests/fuzz/fuzz_cpu_budget.c")
 # shellcheck disable=SC2086

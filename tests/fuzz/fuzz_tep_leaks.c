@@ -2,7 +2,8 @@
 /*
  * For the libFuzzer builds (linked with --wrap): libtraceevent 1.7.1 leaks what
  * tep_parse_event() or tep_parse_format() (the same parser) had built when it gives up on a
- * damaged format, and what tep_filter_add_filter_str() had built when it refuses a filter.
+ * damaged format, what tep_filter_add_filter_str() had built when it refuses a filter, and the
+ * comm tep_parse_saved_cmdlines() read on a line whose pid overflows an int.
  * lsan.supp names them, but LeakSanitizer matches only the frames it kept
  * (malloc_context_size), and on
  * nested print arguments the parser recurses deeper than that: the suppression misses and
@@ -29,6 +30,9 @@ enum tep_errno __real_tep_filter_add_filter_str(struct tep_event_filter *filter,
 						const char *filter_str);
 enum tep_errno __wrap_tep_filter_add_filter_str(struct tep_event_filter *filter,
 						const char *filter_str);
+
+int __real_tep_parse_saved_cmdlines(struct tep_handle *tep, const char *buf);
+int __wrap_tep_parse_saved_cmdlines(struct tep_handle *tep, const char *buf);
 
 enum tep_errno __wrap_tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
 				      const char *sys)
@@ -59,6 +63,16 @@ enum tep_errno __wrap_tep_filter_add_filter_str(struct tep_event_filter *filter,
 
 	__lsan_disable();
 	ret = __real_tep_filter_add_filter_str(filter, filter_str);
+	__lsan_enable();
+	return ret;
+}
+
+int __wrap_tep_parse_saved_cmdlines(struct tep_handle *tep, const char *buf)
+{
+	int ret;
+
+	__lsan_disable();
+	ret = __real_tep_parse_saved_cmdlines(tep, buf);
 	__lsan_enable();
 	return ret;
 }

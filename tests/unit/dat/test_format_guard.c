@@ -135,9 +135,17 @@ static void test_ternary_else(void **state)
 	assert_true(safe("\"%d %d\", REC->vec ? 1 : 0, REC->delta"));
 	assert_true(safe("\"%d\", (REC->vec ? REC->delta : -1)"));
 	assert_true(safe("\"%d\", REC->vec ? 1 : f(0)"));
-	assert_true(safe("\"%d\", REC->vec ? 1 : REC->comm[0] + 1"));
 	assert_true(safe("\"%d\", REC->vec ? 1 : REC->vec ? 2 : 3"));
 	assert_true(safe("\"a ? b : c;\", REC->vec"));
+	/*
+	 * the fuzzer's sched_switch with ': "R"[, REC->prev_state ...': an indexed else operand,
+	 * which libtraceevent leaves half built (closed or not, on a field or a literal)
+	 */
+	assert_false(safe("\"%d\", REC->vec ? 1 : REC->comm[0] + 1"));
+	assert_false(safe("\"%d\", REC->vec ? 1 : REC->comm [0]"));
+	assert_false(safe("\"%s\", REC->vec ? \"a\" : \"R\"[, REC->vec"));
+	assert_false(safe("\"%d\", 1 ? 2 : (3)[0]"));
+	assert_true(safe("\"%d\", REC->vec ? REC->comm[0] : 1"));
 	/* the fuzzer's "REC->f?R:S->r": an else operand dereferencing anything but REC */
 	assert_false(safe("\"%u\", REC->vec ? 1 : S->r"));
 	assert_false(safe("\"%u\", REC->vec ? 1 : s -> r + 1"));
