@@ -251,6 +251,23 @@ static int next_is(const char *p, const char *end, char c)
 	return p < end && *p == c;
 }
 
+/*
+ * libtraceevent prints ftrace's bprint through its "fmt" field (the address of the format
+ * string) without checking that the field exists: without it, tep_print_event() reads through
+ * a NULL field (fuzz_format found it). Every kernel's bprint has the field.
+ */
+static int bprint_without_fmt(const char *fmt, const char *fields_end)
+{
+	static const char name[] = "name: bprint\n";
+	const char *p = fmt;
+
+	while (p < fields_end && (*p == ' ' || *p == '\t' || *p == '\n'))
+		p++;
+	if ((size_t)(fields_end - p) < sizeof(name) - 1 || memcmp(p, name, sizeof(name) - 1))
+		return 0;
+	return !has_field(fmt, fields_end, "fmt", 3);
+}
+
 int dat_format_is_safe(const char *fmt, size_t size)
 {
 	const char *end = fmt + size;
@@ -258,7 +275,7 @@ int dat_format_is_safe(const char *fmt, size_t size)
 	int stmt = 0;	/* inside "({ ... })": C statements (kvmmmu), parsed as a whole */
 	int open_conds = 0;	/* '?' not yet matched by their ':' */
 
-	if (open_bracket(fmt, p ? p : end))
+	if (open_bracket(fmt, p ? p : end) || bprint_without_fmt(fmt, p ? p : end))
 		return 0;
 	if (!p)
 		return 1;

@@ -96,6 +96,21 @@ static void test_bracket_unclosed(void **state)
 			      "print fmt: \"%s\", __print_flags(REC->s, \"|\", { 1, \"S\" })"));
 }
 
+/* ftrace's bprint without its "fmt" field: libtraceevent prints it through that field */
+#define BPRINT_HEAD "name: bprint\nID: 6\nformat:\n\tfield:unsigned long ip;\toffset:8;\n"
+#define BPRINT_TAIL "\tfield:u32 buf[];\toffset:24;\n\n" \
+	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->fmt"
+
+static void test_bprint_without_fmt(void **state)
+{
+	(void)state;
+	assert_false(SAFE_TEXT(BPRINT_HEAD "\tfield:const char *f mt;\toffset:16;\n" BPRINT_TAIL));
+	assert_true(SAFE_TEXT(BPRINT_HEAD "\tfield:const char * fmt;\toffset:16;\n" BPRINT_TAIL));
+	/* another event may lack such a field */
+	assert_true(SAFE_TEXT("name: bprint2\nID: 6\nformat:\n\tfield:unsigned long ip;\n\n"
+			      "print fmt: \"%lx\", REC->ip"));
+}
+
 /*
  * The fuzzer's "__print_flags(REC-<x": the failed parse leaves libtraceevent's flag set, and
  * the next format naming a field it lacks, on another handle, crashed on it.
@@ -185,6 +200,7 @@ int main(void)
 		cmocka_unit_test(test_ternary_else),
 		cmocka_unit_test(test_bracket),
 		cmocka_unit_test(test_bracket_unclosed),
+		cmocka_unit_test(test_bprint_without_fmt),
 		cmocka_unit_test(test_failed_parse_reset),
 		cmocka_unit_test(test_index_semicolon),
 	};
