@@ -144,6 +144,11 @@ static int restore_text(const char *path, struct strbuf *sb)
 		strbuf_reset(sb);
 		return strbuf_addf(sb, "%ld", kb);
 	}
+	/* The function tracer's pid files read "no pid" when empty, which they do not take back. */
+	if (ends_with(path, "_pid") && !strncmp(strbuf_str(sb), "no pid", 6)) {
+		strbuf_reset(sb);
+		return 0;
+	}
 	/* Function filter files list "#### all functions enabled ####" when empty. */
 	if (sb->len && sb->buf[0] == '#')
 		strbuf_reset(sb);

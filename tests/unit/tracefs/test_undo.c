@@ -75,6 +75,10 @@ static void test_restore(void **state)
 	assert_int_equal(tfs_undo_save_file(undo, path.buf), 0);
 	put("trigger", "", &path);
 	assert_int_equal(tfs_undo_save_append(undo, path.buf, "!traceoff"), 0);
+	/* the function tracer's empty pid lists read "no pid", which they do not take back */
+	put("set_ftrace_notrace_pid", "no pid\n", &path);
+	assert_int_equal(tfs_undo_save_file(undo, path.buf), 0);
+	put("set_ftrace_notrace_pid", "42\n", &path);
 
 	assert_int_equal(tfs_undo_restore(undo), 0);
 	assert_string_equal(get("tracing_on", &sb), "1\n");
@@ -82,6 +86,7 @@ static void test_restore(void **state)
 	assert_string_equal(get("buffer_size_kb", &sb), "1408");
 	assert_string_equal(get("trace_clock", &sb), "global");
 	assert_string_equal(get("trigger", &sb), "!traceoff");
+	assert_string_equal(get("set_ftrace_notrace_pid", &sb), "");
 
 	/* Idempotent: a second restore writes nothing. */
 	put("tracing_on", "0", &path);
