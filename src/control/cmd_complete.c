@@ -60,7 +60,7 @@ static void print_events(void)
 	char **systems = NULL;
 
 	if (!tfs_systems(&systems))
-		print_strv(systems);
+		print_strv(systems);	/* frees it */
 	if (!tfs_inst_read(NULL, "available_events", &sb))
 		fputs(sb.buf, stdout);
 	strbuf_release(&sb);

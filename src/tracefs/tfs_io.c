@@ -163,6 +163,10 @@ static int list_dirs(const char *rel, bool need_enable, char ***out)
 	if (dir)
 		closedir(dir);
 	strbuf_release(&path);
+	if (ret) {
+		strv_free(*out);
+		*out = NULL;
+	}
 	return ret;
 }
 

@@ -88,7 +88,9 @@ echo "ok: _ktrace completes -p, -C, -e, -O from tracefs"
 cp "$KT" "$TMP/ktrace"
 chmod 755 "$TMP" "$TMP/ktrace"
 for kind in TRACER EVENT OPTION CLOCK INSTANCE; do
-	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$TMP/ktrace" __complete values \
+	# libtracefs leaks its tracing-dir string when it cannot reach tracefs: not ours to find
+	out=$(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$TMP/ktrace" __complete values \
 		"$kind" 2>&1)
 	rc=$?
 	[ $rc -eq 0 ] && [ -z "$out" ] ||
