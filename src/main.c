@@ -16,6 +16,7 @@
 static const struct kt_command commands[] = {
 	{ "record", cmd_record, NEED_ROOT | NEED_TRACEFS, "record a trace into a trace.dat file" },
 	{ "start", cmd_start, NEED_ROOT | NEED_TRACEFS, "configure and start tracing, no recording" },
+	{ "set", cmd_set, NEED_ROOT | NEED_TRACEFS, "change only the given ftrace settings" },
 	{ "stop", cmd_stop, NEED_ROOT | NEED_TRACEFS, "stop tracing (the buffers keep their data)" },
 	{ "extract", cmd_extract, NEED_ROOT | NEED_TRACEFS, "save what the kernel buffers hold" },
 	{ "reset", cmd_reset, NEED_ROOT | NEED_TRACEFS, "put tracefs back to its defaults" },
@@ -37,6 +38,8 @@ static const struct kt_command commands[] = {
 	{ "listen", cmd_listen, 0, "receive traces from remote 'record -N' clients" },
 	{ "stream", cmd_stream, NEED_ROOT | NEED_TRACEFS, "print events live as they happen" },
 	{ "snapshot", cmd_snapshot, NEED_ROOT | NEED_TRACEFS, "take, print, clear or free a snapshot" },
+	{ "profile", cmd_profile, NEED_ROOT | NEED_TRACEFS,
+	  "record and print per-task run, sleep and blocked times in one step" },
 	{ "stack", cmd_stack, NEED_ROOT | NEED_TRACEFS, "start, stop, reset or print the kernel stack tracer" },
 };
 

@@ -33,6 +33,7 @@ int cmd_hist(int argc, char **argv);
 int cmd_sql(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_start(int argc, char **argv);
+int cmd_set(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
@@ -48,6 +49,7 @@ int cmd_clear(int argc, char **argv);
 int cmd_options(int argc, char **argv);
 int cmd_check_events(int argc, char **argv);
 int cmd_split(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 
 struct strbuf;
 /*

@@ -26,6 +26,12 @@ struct plan_event {
 	char *filter;		/* -f, NULL if none */
 	char **triggers;	/* -R, NULL-terminated, may be NULL */
 	bool negate;		/* -v: disable rather than enable */
+	bool optional;		/* --profile's: left out quietly where the kernel lacks it */
+	/*
+	 * --profile wants its stack: a stacktrace trigger, or -T's option where the kernel's
+	 * triggers have no stacktrace
+	 */
+	bool profile_stack;
 };
 
 struct plan_instance {
@@ -44,6 +50,12 @@ struct plan_instance {
 	bool stacktrace;	/* -T */
 	bool func_stack;	/* --func-stack */
 	bool remove;		/* -v -B NAME: delete this instance instead */
+	/*
+	 * --profile: the events report --profile reads (unless -S), stack traces of sched_switch
+	 * and sched_wakeup, and function_graph at depth 1 where the kernel has max_graph_depth
+	 * and no -p was given (the kernel decides those two at apply time)
+	 */
+	bool profile;
 };
 
 /*
@@ -60,6 +72,14 @@ enum plan_caps {
 	 * kernel with other traced instances.
 	 */
 	PLAN_EXTRACTS = 1 << 3,
+	/* profile: --profile on the top instance unless -B instances are given */
+	PLAN_PROFILES = 1 << 4,
+	/*
+	 * set: only what is given changes: the events already on stay on, the tracer stays
+	 * without -p, tracing_on and the buffers' content are left alone, and a successful run
+	 * keeps its changes (a failed one is still put back)
+	 */
+	PLAN_ADDS = 1 << 5,
 };
 
 struct kt_command_help;
@@ -78,7 +98,7 @@ struct plan_command {
 
 /* The plan commands' tables (cmd_record.c, cmd_start.c, cmd_stream.c) */
 extern const struct plan_command plan_cmd_record, plan_cmd_extract, plan_cmd_start,
-	plan_cmd_stream;
+	plan_cmd_stream, plan_cmd_profile, plan_cmd_set;
 
 struct plan {
 	struct plan_instance *instances;	/* [0] is the top instance */
@@ -95,6 +115,7 @@ struct plan {
 	bool quiet;		/* -q */
 	bool keep;		/* -k */
 	bool ignore_missing;	/* -i */
+	bool profile_manual;	/* -S: --profile adds no events of its own */
 	bool all_formats;	/* -a: the formats of all events */
 	int max_kb;		/* -m */
 	int sleep_us;		/* -s */

@@ -26,6 +26,7 @@ enum plan_option_id {
 	PLAN_OPT_TLS_KEY,
 	PLAN_OPT_TLS_CA,
 	PLAN_OPT_TLS_PSK,
+	PLAN_OPT_PROFILE,
 };
 
 /* How the file is written: record and extract */
@@ -37,9 +38,13 @@ enum plan_option_id {
 
 /*
  * record, start and stream share these (start and stream refuse -o, -N, -m, --compression and
- * --file-version: they write no file)
+ * --file-version: they write no file); profile takes PLAN_SETUP_OPTIONS alone, as its -o is the
+ * text's file
  */
-#define PLAN_OPTIONS \
+#define PLAN_OPTIONS PLAN_SETUP_OPTIONS PLAN_OUTPUT_OPTIONS
+
+/* What is traced and how: every plan command's */
+#define PLAN_SETUP_OPTIONS \
 	KT_OPT('p', NULL, KT_ARG_REQUIRED, "TRACER", "use the tracer (e.g. function, nop)"), \
 	KT_OPT('e', NULL, KT_ARG_REQUIRED, "EVENT", \
 	       "enable EVENT: system:event, system, glob or all"), \
@@ -56,23 +61,32 @@ enum plan_option_id {
 	KT_OPT('c', NULL, KT_ARG_NONE, NULL, "also trace the children of -F/-P"), \
 	KT_OPT('b', NULL, KT_ARG_REQUIRED, "KB", "ring buffer size per CPU in KB"), \
 	KT_OPT('C', NULL, KT_ARG_REQUIRED, "CLOCK", "trace clock (see 'ktrace list -C')"), \
-	KT_OPT('o', NULL, KT_ARG_REQUIRED, "FILE", "output file (default trace.dat)"), \
 	KT_OPT('B', NULL, KT_ARG_REQUIRED, "INSTANCE", "the following options apply to INSTANCE"), \
 	KT_OPT('M', NULL, KT_ARG_REQUIRED, "CPUMASK", "trace only the CPUs of the hex mask"), \
 	KT_OPT('T', NULL, KT_ARG_NONE, NULL, "a stack trace with every event"), \
 	KT_OPT('O', NULL, KT_ARG_REQUIRED, "OPTION", "set a trace option (noOPTION clears it)"), \
 	KT_OPT(PLAN_OPT_FUNC_STACK, "func-stack", KT_ARG_NONE, NULL, \
 	       "stack trace for function tracer"), \
-	KT_OPT('m', NULL, KT_ARG_REQUIRED, "KB", "keep at most KB per CPU in the file"), \
 	KT_OPT('s', NULL, KT_ARG_REQUIRED, "USEC", "recorders sleep USEC between reads"), \
 	KT_OPT('i', NULL, KT_ARG_NONE, NULL, "ignore events that do not exist"), \
 	KT_OPT('k', NULL, KT_ARG_NONE, NULL, "keep the settings when done (no undo)"), \
 	KT_OPT('q', NULL, KT_ARG_NONE, NULL, "quiet: no status line"), \
 	KT_OPT('a', NULL, KT_ARG_NONE, NULL, "save the formats of all events"), \
-	PLAN_FILE_FORMAT_OPTIONS \
 	KT_OPT(PLAN_OPT_CMDLINES_SIZE, "cmdlines-size", KT_ARG_REQUIRED, "N", \
 	       "saved_cmdlines entries"), \
-	KT_OPT(PLAN_OPT_DATE, "date", KT_ARG_NONE, NULL, "record the wall-clock offset"), \
+	KT_OPT(PLAN_OPT_DATE, "date", KT_ARG_NONE, NULL, "record the wall-clock offset"),
+
+/* record, start and profile: what report --profile reads (stream prints events, not that) */
+#define PLAN_PROFILE_OPTIONS \
+	KT_OPT(PLAN_OPT_PROFILE, "profile", KT_ARG_NONE, NULL, \
+	       "the events (and stacks) 'report --profile' reads"), \
+	KT_OPT('S', NULL, KT_ARG_NONE, NULL, "with --profile: only the events given"),
+
+/* Where the trace goes: record's file or listener (start and stream refuse them) */
+#define PLAN_OUTPUT_OPTIONS \
+	KT_OPT('o', NULL, KT_ARG_REQUIRED, "FILE", "output file (default trace.dat)"), \
+	KT_OPT('m', NULL, KT_ARG_REQUIRED, "KB", "keep at most KB per CPU in the file"), \
+	PLAN_FILE_FORMAT_OPTIONS \
 	KT_OPT('N', NULL, KT_ARG_REQUIRED, "HOST:PORT", "send the trace to 'ktrace listen'"), \
 	KT_OPT('t', NULL, KT_ARG_NONE, NULL, "with -N: data over TCP (the default)"), \
 	KT_OPT(PLAN_OPT_UDP, "udp", KT_ARG_NONE, NULL, \

@@ -2,21 +2,19 @@
 /*
  * ktrace start: apply a record-style plan and leave tracing on, without recording (the
  * settings stay: 'ktrace stop', 'ktrace extract' and 'ktrace reset' follow).
- * ktrace stop: tracing_on=0 in the chosen instances; the buffers keep their data.
+ * ktrace set: the same flow, changing only what is given (PLAN_ADDS): what is on stays on,
+ * tracing_on stays as it is.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <tracefs.h>
-
 #include "ktrace/command.h"
 #include "ktrace/options.h"
 #include "ktrace/plan_options.h"
 #include "ktrace/session.h"
 #include "ktrace/plan.h"
-#include "ktrace/tfs.h"
 
 /* Like trace-cmd: starting without anything to trace is a mistake, not a no-op. */
 static int check_something(const struct plan *plan)
@@ -32,6 +30,7 @@ static int check_something(const struct plan *plan)
 
 static const struct kt_option start_options[] = {
 	PLAN_OPTIONS
+	PLAN_PROFILE_OPTIONS
 	KT_OPT(PLAN_OPT_FORK, "fork", KT_ARG_NONE, NULL,
 	       "with COMMAND: return once it runs, without waiting for its exit"),
 	{ 0 },
@@ -71,13 +70,50 @@ static void wait_command(struct trace_session *trace)
 	trace_session_wait(trace, &forever);
 }
 
+static const struct kt_option set_options[] = {
+	PLAN_SETUP_OPTIONS
+	KT_OPT(PLAN_OPT_FORK, "fork", KT_ARG_NONE, NULL,
+	       "with COMMAND: return once it runs, without waiting for its exit"),
+	{ 0 },
+};
+
+static const struct kt_command_help set_help = {
+	.name = "set",
+	.usage = "[OPTIONS] [[--] COMMAND [ARGS]]",
+	.summary = "Change only the given ftrace settings (events, tracer, filters, buffer "
+		   "size, ...), keeping everything else as it is, tracing_on included; -v -B "
+		   "INSTANCE deletes an instance.",
+	.options = set_options,
+};
+
+/* trace-cmd set refuses what only a recording means, in its words */
+static int set_option(void *own, int id, const char *arg)
+{
+	static const struct { int id; const char *flag; } recording_only[] = {
+		{ 's', "-s" }, { 'k', "-k" }, { 'a', "-a" }, { PLAN_OPT_DATE, "--date" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(recording_only) / sizeof(recording_only[0]); i++)
+		if (id == recording_only[i].id)
+			return kt_usage_error("set", recording_only[i].flag, NULL,
+					      "has no effect with the command set (did you mean "
+					      "'record'?)");
+	return start_option(own, id, arg);
+}
+
+const struct plan_command plan_cmd_set = {
+	.help = &set_help, .caps = PLAN_RUNS_COMMAND | PLAN_ADDS, .option = set_option,
+};
+
 /*
  * A trace session that ends right after tracing is on (or once the command exits), keeping
  * what it set. A stop signal while the plan is applied puts everything back instead of leaving
  * half a setup behind.
  */
-int cmd_start(int argc, char **argv)
+static int start_flow(const struct plan_command *cmd, int argc, char **argv)
 {
+	const char *name = cmd->help->name;
 	struct trace_session trace;
 	struct strbuf err = STRBUF_INIT;
 	struct plan plan;
@@ -85,11 +121,12 @@ int cmd_start(int argc, char **argv)
 	int ret;
 
 	memset(&plan, 0, sizeof(plan));
-	trace_session_init(&trace, &plan, "start");
-	ret = plan_parse_own(&plan_cmd_start, &fork_command, argc, argv, &plan);
+	trace_session_init(&trace, &plan, name);
+	ret = plan_parse_own(cmd, &fork_command, argc, argv, &plan);
 	if (!ret && fork_command && !plan.command)
-		ret = kt_usage_error("start", "--fork", NULL, "needs a COMMAND to run");
-	if (!ret)
+		ret = kt_usage_error(name, "--fork", NULL, "needs a COMMAND to run");
+	/* set changes what it is given, even nothing; start without a trace is a mistake */
+	if (!ret && !(cmd->caps & PLAN_ADDS))
 		ret = check_something(&plan);
 	if (!ret)
 		ret = trace_session_begin(&trace);
@@ -98,8 +135,8 @@ int cmd_start(int argc, char **argv)
 	if (!ret)
 		ret = trace_session_go(&trace, &err);
 	if (!ret && trace_session_signalled(&trace)) {
-		fprintf(stderr, "ktrace start: stopped by signal %d; the settings are put back\n",
-			trace.stop_signal);
+		fprintf(stderr, "ktrace %s: stopped by signal %d; the settings are put back\n",
+			name, trace.stop_signal);
 		ret = -EINTR;
 	}
 	if (!ret && plan.command && !fork_command)
@@ -107,78 +144,18 @@ int cmd_start(int argc, char **argv)
 	if (trace_session_end(&trace, !ret, &err) && !ret)
 		ret = -EIO;
 	if (err.len)
-		fprintf(stderr, "ktrace start: %s\n", err.buf);
+		fprintf(stderr, "ktrace %s: %s\n", name, err.buf);
 	strbuf_release(&err);
 	plan_release(&plan);
 	return kt_result_of(ret);
 }
 
-struct stop_args {
-	char **names;		/* -B */
-	bool all, top;
-};
-
-static const struct kt_option stop_options[] = {
-	KT_STRING_LIST('B', NULL, "INSTANCE", struct stop_args, names,
-		       "stop INSTANCE (repeatable)"),
-	KT_BOOL('a', NULL, struct stop_args, all,
-		"stop every instance, and the top one unless -B is given"),
-	KT_BOOL('t', NULL, struct stop_args, top, "stop the top instance too (with -B)"),
-	{ 0 },
-};
-
-static const struct kt_command_help stop_help = {
-	.name = "stop",
-	.usage = "[-B INSTANCE]... [-a] [-t]",
-	.summary = "Stop tracing (tracing_on=0); the buffers keep their data for "
-		   "'ktrace extract' or 'ktrace show'.",
-	.options = stop_options,
-};
-
-static int stop_instance(const char *name)
+int cmd_start(int argc, char **argv)
 {
-	int ret;
-
-	if (name && !tracefs_instance_exists(name)) {
-		fprintf(stderr, "ktrace stop: -B '%s': no such instance\n", name);
-		return -ENOENT;
-	}
-	ret = tfs_inst_write(name, "tracing_on", "0");
-	if (ret)
-		fprintf(stderr, "ktrace stop: cannot write tracing_on of %s: %s\n",
-			name ? name : "the top instance", tfs_cause(ret));
-	return ret;
+	return start_flow(&plan_cmd_start, argc, argv);
 }
 
-static int stop_all_instances(void)
+int cmd_set(int argc, char **argv)
 {
-	char **list = NULL;
-	int i, ret = 0;
-
-	tfs_instances(&list);
-	for (i = 0; list && list[i]; i++)
-		if (stop_instance(list[i]))
-			ret = -1;
-	strv_free(list);
-	return ret;
-}
-
-int cmd_stop(int argc, char **argv)
-{
-	struct stop_args a = { 0 };
-	int i, ret = kt_parse_options(&stop_help, argc, argv, &a, NULL);
-
-	if (ret) {
-		strv_free(a.names);
-		return ret;
-	}
-	/* as trace-cmd: the top instance unless a -B names another, or -t brings it back */
-	if (a.top || !a.names)
-		ret = stop_instance(NULL);
-	for (i = 0; !ret && a.names && a.names[i]; i++)
-		ret = stop_instance(a.names[i]);
-	if (!ret && a.all)
-		ret = stop_all_instances();
-	strv_free(a.names);
-	return ret ? 1 : 0;
+	return start_flow(&plan_cmd_set, argc, argv);
 }

@@ -27,6 +27,7 @@ struct applier {
 	pid_t command_pid;	/* -F: the held command, in the pid filters with -P's; 0 if none */
 	struct strbuf path;
 	int filters_taken;	/* events of the current -e that accepted its filter */
+	bool stack_triggers;	/* --profile: the kernel's triggers have stacktrace */
 };
 
 static int write_failed(struct applier *ap, const char *val, int err)
@@ -242,6 +243,14 @@ static int set_filter(struct applier *ap, const char *file, const char *filter, 
 	return 0;
 }
 
+static bool has_trigger(char *const *triggers, const char *name)
+{
+	for (; triggers && *triggers; triggers++)
+		if (!strcmp(*triggers, name))
+			return true;
+	return false;
+}
+
 static int apply_event(struct applier *ap, const struct resolved_event *r, bool lenient)
 {
 	const struct plan_event *ev = r->ev;
@@ -260,6 +269,13 @@ static int apply_event(struct applier *ap, const struct resolved_event *r, bool 
 		ret = event_file(ap, r, "trigger", &file);
 		if (!ret)
 			ret = add_trigger(ap, file.buf, ev->triggers[i]);
+	}
+	/* the kernel refuses a trigger twice: the user's own -R stacktrace serves */
+	if (!ret && ev->profile_stack && !ev->negate && ap->stack_triggers &&
+	    !has_trigger(ev->triggers, "stacktrace")) {
+		ret = event_file(ap, r, "trigger", &file);
+		if (!ret)
+			ret = add_trigger(ap, file.buf, "stacktrace");
 	}
 	strbuf_release(&file);
 	return ret;
@@ -331,7 +347,8 @@ static int apply_settings(struct applier *ap, const struct plan_instance *inst)
 		ret = set_buffer_size(ap, inst->buffer_kb);
 	for (i = 0; !ret && inst->options && inst->options[i]; i++)
 		ret = set_option(ap, inst->options[i]);
-	if (!ret && inst->stacktrace)
+	/* without the trigger, --profile's stacks come from -T's option, as in trace-cmd */
+	if (!ret && (inst->stacktrace || (inst->profile && !ap->stack_triggers)))
 		ret = set_file(ap, "options/stacktrace", "1");
 	if (!ret && ap->plan->follow_children)
 		ret = follow_children(ap);
@@ -374,23 +391,40 @@ static int remove_instance(struct applier *ap, const char *name)
 	return ret;
 }
 
+/* -p, or --profile's function_graph at depth 1 where the kernel has it; NULL leaves nop */
+static int choose_tracer(struct applier *ap, const struct plan_instance *inst,
+			 const char **tracer)
+{
+	*tracer = inst->tracer;
+	if (*tracer || !inst->profile)
+		return 0;
+	*tracer = plan_profile_tracer(ap->plan);
+	return *tracer ? set_int(ap, "max_graph_depth", 1) : 0;
+}
+
 static int apply_instance(struct applier *ap, const struct plan_instance *inst,
 			  const struct resolved_instance *ri)
 {
+	bool adds = ap->plan->caps & PLAN_ADDS;
+	const char *tracer = NULL;
 	int ret = 0;
 
 	ap->inst = inst->name;
+	ap->stack_triggers = inst->profile && plan_profile_stack_triggers();
 	if (inst->remove)
 		return remove_instance(ap, inst->name);
 	if (inst->name)
 		ret = create_instance(ap, inst->name);
-	if (!ret)
+	if (!ret && !adds)
 		ret = set_file(ap, "tracing_on", "0");
 	if (!ret && plan_instance_wants_function(inst))
 		ret = apply_function_filters(ap, inst);
 	/* Only the events of the plan: the ones already on are switched off (and restored). */
-	if (!ret)
+	if (!ret && !adds)
 		ret = set_file(ap, "set_event", "");
+	/* set: what was on stays on; saved, set_event puts it back if set fails */
+	if (!ret && adds && ri->nr_events)
+		ret = save_path(ap, "set_event");
 	if (!ret)
 		ret = apply_events(ap, ri);
 	if (!ret)
@@ -401,11 +435,13 @@ static int apply_instance(struct applier *ap, const struct plan_instance *inst,
 	 */
 	if (!ret && plan_tracer_is_latency(inst->tracer))
 		ret = save_path(ap, "tracing_max_latency");
-	/* Last, so that it is saved last and undone first (see the top of this file). */
 	if (!ret)
-		ret = set_file(ap, "current_tracer", inst->tracer ? inst->tracer : "nop");
+		ret = choose_tracer(ap, inst, &tracer);
+	/* Last, so that it is saved last and undone first (see the top of this file). */
+	if (!ret && (tracer || !adds))
+		ret = set_file(ap, "current_tracer", tracer ? tracer : "nop");
 	/* Old data would mix with the new trace; the buffer content is not a setting to restore. */
-	if (!ret && tfs_path(&ap->path, ap->inst, "trace") == 0)
+	if (!ret && !adds && tfs_path(&ap->path, ap->inst, "trace") == 0)
 		tfs_write(ap->path.buf, "", 0, true);
 	return ret;
 }

@@ -42,7 +42,7 @@ bool plan_instance_active(const struct plan_instance *inst)
 {
 	int i;
 
-	if (inst->tracer && strcmp(inst->tracer, "nop"))
+	if ((inst->tracer && strcmp(inst->tracer, "nop")) || inst->profile)
 		return true;
 	for (i = 0; i < inst->nr_events; i++)
 		if (!inst->events[i].negate)

@@ -179,7 +179,7 @@ static int resolve_instance(const struct plan *plan, const struct plan_instance 
 		n = match_event(ri, cat, &inst->events[i]);
 		if (n < 0)
 			return n;
-		if (n == 0)
+		if (n == 0 && !inst->events[i].optional)
 			ret = report_missing(plan, cat, &inst->events[i]);
 	}
 	return ret;

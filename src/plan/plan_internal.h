@@ -16,6 +16,15 @@ int plan_err_flag(const struct plan *plan, const char *flag, const char *value, 
 int plan_parse_int(const struct plan *plan, const char *flag, const char *arg, int min, int max,
 		   int *out);
 
+/* --- --profile (plan_profile.c) --- */
+
+/* Appends the events report --profile reads that inst does not have yet (pure data). */
+int plan_profile_add_events(struct plan_instance *inst);
+/* The tracer --profile runs where the user chose none: NULL when the kernel lacks it. */
+const char *plan_profile_tracer(const struct plan *plan);
+/* True when this kernel's event triggers include stacktrace (else -T's option stands in). */
+bool plan_profile_stack_triggers(void);
+
 /* --- events matching an -e (plan_events.c) --- */
 
 struct resolved_event {

@@ -248,6 +248,9 @@ static int parse_instance_opt(struct plan_parser *ps, int id, const char *arg)
 	case PLAN_OPT_FUNC_STACK:
 		inst->func_stack = true;
 		return 0;
+	case PLAN_OPT_PROFILE:
+		inst->profile = true;
+		return 0;
 	}
 	return 1;
 }
@@ -327,6 +330,9 @@ static int parse_plan_opt(struct plan_parser *ps, int id, const char *arg)
 	case 'i':
 		plan->ignore_missing = true;
 		return 0;
+	case 'S':
+		plan->profile_manual = true;
+		return 0;
 	case 'k':
 		plan->keep = true;
 		return 0;
@@ -394,8 +400,25 @@ static int take_command(struct plan *plan, int argc, char **argv, int first)
 	return 0;
 }
 
+/* profile (PLAN_PROFILES): the top instance is profiled unless -B instances are given */
+static int add_profile_events(struct plan *plan)
+{
+	int i, ret = 0;
+
+	if ((plan->caps & PLAN_PROFILES) && plan->nr_instances == 1)
+		plan->instances[0].profile = true;
+	for (i = 0; i < plan->nr_instances && !ret; i++)
+		if (plan->instances[i].profile && !plan->profile_manual)
+			ret = plan_profile_add_events(&plan->instances[i]);
+	return ret;
+}
+
 static int check_plan(struct plan *plan)
 {
+	int ret = add_profile_events(plan);
+
+	if (ret)
+		return ret;
 	if (plan->follow_children && !plan->filter_command && !plan->nr_pids)
 		return plan_err_flag(plan, "-c", "", "needs -F or -P");
 	if (plan->filter_command && !plan->command)

@@ -21,6 +21,7 @@
 #include "ktrace/net_conn.h"
 #include "ktrace/plan.h"
 #include "ktrace/plan_options.h"
+#include "ktrace/record.h"
 #include "ktrace/session.h"
 #include "ktrace/tfs.h"
 #include "record_date.h"
@@ -363,6 +364,21 @@ static int record_run(struct record_run *run)
 	return ret ? ret : restored;
 }
 
+static void run_init(struct record_run *run, struct plan *plan, const char *cmd)
+{
+	memset(run, 0, sizeof(*run));
+	run->plan = plan;
+	run->cmd = cmd;
+	run->out_fd = -1;
+	trace_session_init(&run->trace, plan, cmd);
+}
+
+static void run_release(struct record_run *run)
+{
+	strbuf_release(&run->err);
+	record_session_release(&run->session);
+}
+
 static int run_command(const struct plan_command *cmd, int argc, char **argv,
 		       int (*fn)(struct record_run *run))
 {
@@ -371,23 +387,31 @@ static int run_command(const struct plan_command *cmd, int argc, char **argv,
 	int ret;
 
 	memset(&plan, 0, sizeof(plan));
-	memset(&run, 0, sizeof(run));
-	run.plan = &plan;
-	run.cmd = cmd->help->name;
-	run.out_fd = -1;
-	trace_session_init(&run.trace, &plan, run.cmd);
+	run_init(&run, &plan, cmd->help->name);
 	ret = plan_parse_own(cmd, &run.extract, argc, argv, &plan);
 	run.latency = ret ? -1 : plan_latency_instance(&plan);
 	if (!ret)
 		ret = fn(&run);
 	plan_release(&plan);
-	strbuf_release(&run.err);
-	record_session_release(&run.session);
+	run_release(&run);
 	return kt_result_of(ret);
+}
+
+int record_plan_run(struct plan *plan)
+{
+	struct record_run run;
+	int ret;
+
+	run_init(&run, plan, plan->cmd);
+	run.latency = plan_latency_instance(plan);
+	ret = record_run(&run);
+	run_release(&run);
+	return ret;
 }
 
 static const struct kt_option record_options[] = {
 	PLAN_OPTIONS
+	PLAN_PROFILE_OPTIONS
 	PLAN_NET_TLS_OPTIONS
 	{ 0 },
 };

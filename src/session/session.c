@@ -53,7 +53,8 @@ void trace_session_exclude(struct trace_session *s, const pid_t *tids, int nr)
 
 int trace_session_go(struct trace_session *s, struct strbuf *err)
 {
-	int ret = plan_tracing_on(s->plan, s->undo, true);
+	/* set leaves tracing_on as it found it */
+	int ret = (s->plan->caps & PLAN_ADDS) ? 0 : plan_tracing_on(s->plan, s->undo, true);
 
 	if (ret || !s->plan->command)
 		return ret;

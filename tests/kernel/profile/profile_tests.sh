@@ -119,3 +119,49 @@ for comm, w in want.items():
 print("ok: --by-comm: %d tasks in %d rows, each the sum of its tasks" % (len(tasks), len(rows)))
 ' "$W/p.json" "$W/c.json" || fail "--by-comm rows are not the sums of their tasks"
 echo "ok: pid $pid slept $sleeps x ($slept ns), ran $ran ns (process CPU $cpu ns)"
+
+# --- record --profile and ktrace profile (trace-cmd's profile events, on this kernel) ---
+TFS=/sys/kernel/tracing
+tracefs_settings() {
+	for f in current_tracer set_event options/stacktrace events/sched/sched_switch/trigger \
+		events/sched/sched_wakeup/trigger tracing_on; do
+		printf '%s: %s\n' "$f" "$(cat "$TFS/$f" 2> /dev/null)"
+	done
+}
+tracefs_settings > "$W/tfs.before"
+"$K" record -q --profile -o "$W/prof.dat" -- "$HELPER" 2 50 20 > /dev/null 2> "$W/rp.err" ||
+	fail "record --profile failed: $(cat "$W/rp.err")"
+tracefs_settings > "$W/tfs.after"
+diff "$W/tfs.before" "$W/tfs.after" > "$W/tfs.diff" ||
+	fail "record --profile left tracefs changed: $(cat "$W/tfs.diff")"
+"$K" report "$W/prof.dat" > "$W/prof.kt.txt" || fail "report of the --profile file failed"
+trace-cmd report "$W/prof.dat" 2> /dev/null > "$W/prof.tc.txt"
+cmp -s "$W/prof.kt.txt" "$W/prof.tc.txt" || fail "ktrace and trace-cmd report the --profile file differently"
+# the profile's events, each present in the recording (those this kernel has)
+for ev in sched_switch sched_wakeup sys_enter sys_exit; do
+	grep -q " $ev: " "$W/prof.kt.txt" || fail "record --profile: no $ev in the recording"
+done
+# a stack right after sched_switch: the stacktrace trigger (this kernel has it)
+awk '/ sched_switch: /{ s = 1; next } s && / kernel_stack: /{ n++ } { s = 0 } END { exit n < 5 }' \
+	"$W/prof.kt.txt" || fail "record --profile: sched_switch events carry no stack trace"
+# -S: only what is given
+"$K" record -q --profile -S -e sched:sched_switch -o "$W/prof-S.dat" -- true 2> "$W/rs.err" ||
+	fail "record --profile -S failed: $(cat "$W/rs.err")"
+"$K" report "$W/prof-S.dat" | grep -q " sys_enter: " && fail "record --profile -S enabled raw_syscalls"
+
+# ktrace profile: the table of the helper, on -o; the command's output stays on stdout
+mkdir "$W/tmp"
+TMPDIR=$W/tmp "$K" profile -q -o "$W/prof.txt" -- "$HELPER" 3 50 50 > "$W/h3.out" 2> "$W/profile.err" ||
+	fail "ktrace profile failed: $(cat "$W/profile.err")"
+pid3=$(sed -n 's/^pid=//p' "$W/h3.out")
+[ -n "$pid3" ] || fail "ktrace profile: the command's output is not on stdout: $(cat "$W/h3.out")"
+row=$(grep "^profile_helper-$pid3 " "$W/prof.txt") ||
+	fail "ktrace profile: no row for pid $pid3: $(head -c 600 "$W/prof.txt")"
+sleeps3=$(echo "$row" | awk '{ print $9 }')
+[ "$sleeps3" -ge 3 ] || fail "ktrace profile: row '$row' shows $sleeps3 sleeps, it slept 3 times"
+tracefs_settings > "$W/tfs.after"
+diff "$W/tfs.before" "$W/tfs.after" > "$W/tfs.diff" ||
+	fail "ktrace profile left tracefs changed: $(cat "$W/tfs.diff")"
+[ -z "$(ls -A "$W/tmp")" ] || fail "ktrace profile left its recording behind: $(ls "$W/tmp")"
+"$K" profile -H 'sched_switch' -- true 2> /dev/null && fail "profile -H was accepted"
+echo "ok: record --profile (stacks, syscalls, identical to trace-cmd), -S, ktrace profile"

@@ -315,6 +315,45 @@ static void test_stream(void **state)
 	plan_release(&p);
 }
 
+/* --profile: trace-cmd's events, optional; a user's -e of one gets the stack; -S adds none */
+static void test_profile(void **state)
+{
+	const struct plan_instance *in;
+	struct plan p;
+	int i, stacks = 0, optional = 0;
+
+	assert_int_equal(parse_args(&p, "record", "-e", "sched_switch", "--profile", NULL), 0);
+	in = &p.instances[0];
+	assert_true(in->profile);
+	assert_null(in->tracer);	/* function_graph is the kernel's to decide, at apply */
+	assert_int_equal(in->nr_events, 10);	/* the user's sched_switch + 9 of profile's */
+	assert_false(in->events[0].optional);
+	assert_true(in->events[0].profile_stack);
+	for (i = 0; i < in->nr_events; i++) {
+		stacks += in->events[i].profile_stack;
+		optional += in->events[i].optional;
+	}
+	assert_int_equal(stacks, 2);		/* sched_switch and sched_wakeup */
+	assert_int_equal(optional, 9);
+	assert_string_equal(in->events[9].spec, "raw_syscalls:");
+	assert_string_equal(in->events[9].system, "raw_syscalls");
+	assert_null(in->events[9].name);
+	plan_release(&p);
+
+	assert_int_equal(parse_args(&p, "record", "--profile", "-S", "-e", "irq", NULL), 0);
+	assert_int_equal(p.instances[0].nr_events, 1);
+	plan_release(&p);
+	/* --profile belongs to the instance it is given for */
+	assert_int_equal(parse_args(&p, "record", "-e", "irq", "-B", "x", "--profile", NULL), 0);
+	assert_false(p.instances[0].profile);
+	assert_true(p.instances[1].profile);
+	assert_int_equal(p.instances[0].nr_events, 1);
+	plan_release(&p);
+	/* stream prints events, not a profile */
+	assert_true(parse_args(&p, "stream", "--profile", NULL) == KT_ERR_USAGE);
+	plan_release(&p);
+}
+
 static void test_help(void **state)
 {
 	struct plan p;
@@ -331,6 +370,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_event_specs),
 		cmocka_unit_test(test_filter_trigger_attach),
 		cmocka_unit_test(test_negate),
