@@ -6,8 +6,9 @@
 every table of every file has the columns and, row by row, the values `ktrace sql` gives over
 the .dat (integers as text, strings and blobs as hex: bytes, NULLs and order survive); counts,
 sums and group-bys agree; a comm with odd bytes stays its bytes (BYTE_ARRAY, not STRING); several
-files (--partition file|host) read together over a glob; a file that exists needs --force; a
-damaged input, a full disk (RLIMIT_FSIZE) and bad flags fail with one line and leave no file.
+files (--partition file|host) read together over a glob, --partition instance; a file that
+exists needs --force; a damaged input, a full disk (RLIMIT_FSIZE) and bad flags fail with one
+line and leave no file.
 
 usage: check_parquet.py KTRACE CORPUS_DIR DEPS_SCRIPT DUCKDB_JS
 """
@@ -240,6 +241,31 @@ def check_fleet(tmp, odd):
             fail(case, f"host column {d} for file {name}")
 
 
+def check_instances(tmp):
+    """--partition instance: events split by instance (top: the top buffer), the rest whole"""
+    case = "instance"
+    dat = os.path.join(CORPUS, "instance.dat")
+    out = os.path.join(tmp, "inst")
+    p = run([KTRACE, "export", "--parquet", out, "--partition", "instance", "-i", dat])
+    if p.returncode:
+        fail(case, p.stderr)
+        return
+    files = sorted(os.listdir(os.path.join(out, "events")))
+    want = sorted(("top" if r["i"] is None else r["i"]) + ".parquet"
+                  for r in ksql(dat, "SELECT DISTINCT instance AS i FROM events"))
+    if files != want:
+        fail(case, f"events files {files}, instances {want}")
+    g = lit(os.path.join(out, "events", "*.parquet"))
+    d = duckdb([f"SELECT instance, count(*) FROM read_parquet({g}) GROUP BY instance "
+                "ORDER BY instance NULLS FIRST"])[0]
+    want = [[r["i"], str(r["n"])] for r in ksql(
+        dat, "SELECT instance AS i, count(*) AS n FROM events GROUP BY instance ORDER BY instance")]
+    if d.get("rows") != want:
+        fail(case, f"per instance {d} vs {want}")
+    if not os.path.exists(os.path.join(out, "sched_switch.parquet")):
+        fail(case, f"sched_switch (no instance column) not written whole: {os.listdir(out)}")
+
+
 def one_line_error(case, p, words):
     if p.returncode != 1 or len(p.stderr.splitlines()) != 1 or words not in p.stderr:
         fail(case, f"status {p.returncode}, stderr {p.stderr!r} (wanted one line with {words!r})")
@@ -299,6 +325,7 @@ def main():
             check_file(os.path.basename(dat), dat, tmp)
         odd = check_odd_bytes(tmp)
         check_fleet(tmp, odd)
+        check_instances(tmp)
         check_errors(tmp)
     if FAILURES:
         print(f"{len(FAILURES)} failures")
