@@ -217,6 +217,12 @@ static bool is_utf8(const uint8_t *p, size_t len)
 	uint32_t cp;
 
 	while (i < len) {
+		/* ASCII eight bytes at a time: most of a trace's text */
+		while (i + 8 <= len && !((p[i] | p[i + 1] | p[i + 2] | p[i + 3] | p[i + 4] |
+					 p[i + 5] | p[i + 6] | p[i + 7]) & 0x80))
+			i += 8;
+		if (i >= len)
+			break;
 		if (p[i] < 0x80) {
 			i++;
 			continue;

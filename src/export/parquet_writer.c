@@ -18,7 +18,7 @@
 
 const struct pq_limits pq_default_limits = {
 	.group_rows = 1 << 20,
-	.group_bytes = 128 << 20,
+	.group_bytes = 64 << 20,
 	.page_rows = 1 << 16,
 	.dict_bytes = 1 << 20,
 	.zstd_level = 1,

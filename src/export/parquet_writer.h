@@ -57,7 +57,7 @@ struct pq_limits {
 	int zstd_level;		/* 0: pages uncompressed */
 };
 
-/* 1 M rows per group, 64 K per page, zstd level 1 */
+/* 1 M rows or 64 MB per group, 64 K rows per page, zstd level 1 */
 extern const struct pq_limits pq_default_limits;
 
 struct pq_writer;
