@@ -106,7 +106,8 @@ static int check_args(void *priv)
 	    strcmp(a->partition, "instance"))
 		return usage("--partition", "expected file, host or instance");
 	if (a->partition && !strcmp(a->partition, "instance") && a->o.nr_more_inputs)
-		return usage("--partition instance", "reads one input file (several: file or host)");
+		return usage("--partition instance",
+			     "reads one input file (several: file or host)");
 	return 0;
 }
 

@@ -429,8 +429,11 @@ static int partition_value(const struct pq_export_opts *o, struct sql_open *so,
 	else
 		return 0;
 	if (!ret && in_strv(*seen, value->buf)) {
-		strbuf_addf(err, "%s: %s %s is another input's too (use --partition file)",
-			    input, partition_names[o->partition], value->buf);
+		if (o->partition == PQ_PARTITION_FILE)
+			strbuf_addf(err, "%s: given twice", input);
+		else
+			strbuf_addf(err, "%s: host %s is another input's too (use --partition file)",
+				    input, value->buf);
 		return -EINVAL;
 	}
 	return ret ? ret : strv_push(seen, value->buf);

@@ -95,11 +95,12 @@ def sql_tables(dat, tmp):
 def canon(col, kind, engine):
     """a column as text both engines print alike: integers in decimal, bytes in hex"""
     q = '"' + col.replace('"', '""') + '"'
+    text = "VARCHAR" if engine == "duck" else "TEXT"
     if kind in ("VARCHAR", "BLOB"):
         return f"CASE WHEN {q} IS NULL THEN NULL ELSE upper(hex({q})) END"
     if kind == "DOUBLE":
-        return f"CAST(CAST(round({q} * 1000000) AS BIGINT) AS {'VARCHAR' if engine == 'duck' else 'TEXT'})"
-    return f"CAST({q} AS {'VARCHAR' if engine == 'duck' else 'TEXT'})"
+        return f"CAST(CAST(round({q} * 1000000) AS BIGINT) AS {text})"
+    return f"CAST({q} AS {text})"
 
 
 def check_file(case, dat, tmp):
@@ -140,10 +141,12 @@ def check_file(case, dat, tmp):
         want = [[None if v is None else v.decode() for v in r] for r in rows]
         got = [[norm(v) for v in r] for r in d["rows"]]
         if got != want:
-            first = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+            first = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b),
+                         min(len(got), len(want)))
+            a = got[first] if first < len(got) else None
+            b = want[first] if first < len(want) else None
             fail(case, f"{t}: {len(got)} rows in DuckDB, {len(want)} in ktrace sql; "
-                 f"first difference at row {first}: "
-                 f"{got[first] if first < len(got) else None} vs {want[first] if first < len(want) else None}")
+                 f"first difference at row {first}: {a} vs {b}")
     con.close()
     check_aggregates(case, dat, tables, paths, kinds)
     return tables, kinds
@@ -191,8 +194,9 @@ def check_odd_bytes(tmp):
         f.write(data.replace(b"sleep", b"sl\xffep"))
     check_file(case, odd, tmp)
     path = os.path.join(tmp, "pq", "sched_process_exit.parquet")
+    events = lit(os.path.join(tmp, "pq", "events.parquet"))
     d = duckdb([f"SELECT typeof(comm), hex(comm) FROM read_parquet({lit(path)}) LIMIT 1",
-                f"SELECT typeof(comm) FROM read_parquet({lit(os.path.join(tmp, 'pq', 'events.parquet'))}) LIMIT 1"])
+                f"SELECT typeof(comm) FROM read_parquet({events}) LIMIT 1"])
     if d[0].get("rows") != [["BLOB", b"sl\xffep".hex().upper()]]:
         fail(case, f"sched_process_exit.comm with a 0xff byte: {d[0]}")
     if d[1].get("rows") != [["VARCHAR"]]:
