@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ktrace export: write a trace.dat file in another tool's format. The one format so far is
- * Perfetto's protobuf trace (--perfetto), for ui.perfetto.dev and trace_processor. The events
- * come through report's stream and filters, so -F/--pid/--cpu select exactly what `ktrace
- * report` with the same flags prints.
+ * ktrace export: write a trace.dat file in another tool's format. Perfetto's protobuf trace
+ * (--perfetto), for ui.perfetto.dev and trace_processor: the events come through report's
+ * stream and filters, so -F/--pid/--cpu select exactly what `ktrace report` with the same flags
+ * prints. Parquet (--parquet DIR): the tables of `ktrace sql`, one file each (parquet.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,12 +14,27 @@
 #include "ktrace/dat.h"
 #include "ktrace/options.h"
 #include "ktrace/report.h"
+#include "ktrace/strv.h"
+#include "parquet.h"
 #include "perfetto.h"
 
-enum { OPT_PERFETTO = REPORT_OPT_FIRST_FREE };
+enum {
+	OPT_PERFETTO = REPORT_OPT_FIRST_FREE,
+	OPT_PARQUET,
+	OPT_TABLE,
+	OPT_PARTITION,
+	OPT_FORCE,
+};
 
 static const struct kt_option export_options[] = {
 	KT_OPT(OPT_PERFETTO, "perfetto", KT_ARG_REQUIRED, "OUT", "write a Perfetto trace to OUT"),
+	KT_OPT(OPT_PARQUET, "parquet", KT_ARG_REQUIRED, "DIR",
+	       "write the tables of 'ktrace sql' as Parquet files into DIR"),
+	KT_OPT(OPT_TABLE, "table", KT_ARG_REQUIRED, "NAME",
+	       "--parquet: only the table NAME; repeatable"),
+	KT_OPT(OPT_PARTITION, "partition", KT_ARG_REQUIRED, "KEY",
+	       "--parquet: DIR/TABLE/VALUE.parquet by file, host or instance"),
+	KT_OPT(OPT_FORCE, "force", KT_ARG_NONE, NULL, "--parquet: replace files that exist"),
 	REPORT_INPUT_OPTION,
 	REPORT_FILTER_OPTIONS,
 	{ 0 }
@@ -27,14 +42,20 @@ static const struct kt_option export_options[] = {
 
 static const struct kt_command_help export_help = {
 	.name = "export",
-	.usage = "--perfetto OUT [OPTIONS] [-i FILE | FILE]",
-	.summary = "Convert a trace.dat file for Perfetto (ui.perfetto.dev, trace_processor).",
+	.usage = "--perfetto OUT [OPTIONS] [-i FILE | FILE]\n"
+		 "       ktrace export --parquet DIR [-i FILE ...] [--table NAME ...] "
+		 "[--partition file|host|instance] [--force]",
+	.summary = "Convert trace.dat files for Perfetto, or into Parquet for SQL engines.",
 	.options = export_options,
 };
 
 struct export_args {
 	struct report_opts o;	/* input and filters, as report takes them */
 	const char *perfetto;
+	const char *parquet;
+	char **tables;		/* --table (strv.h) */
+	const char *partition;
+	bool force;
 };
 
 static int one_option(void *priv, int c, const char *arg)
@@ -43,19 +64,51 @@ static int one_option(void *priv, int c, const char *arg)
 
 	switch (c) {
 	case OPT_PERFETTO: a->perfetto = arg; return 0;
+	case OPT_PARQUET: a->parquet = arg; return 0;
+	case OPT_TABLE: return strv_push(&a->tables, arg);
+	case OPT_PARTITION: a->partition = arg; return 0;
+	case OPT_FORCE: a->force = true; return 0;
 	default: return -EINVAL;
 	}
+}
+
+static int usage(const char *flag, const char *why)
+{
+	fprintf(stderr, "ktrace export: %s: %s (see 'ktrace export -h')\n", flag, why);
+	return -EINVAL;
+}
+
+/* The sql layer's tables are the whole file: report's filters do not apply to them */
+static bool has_filters(const struct report_opts *o)
+{
+	return o->nr_filters || o->pids || o->comms || o->cpu_set || o->no_irqs || o->no_softirqs;
 }
 
 static int check_args(void *priv)
 {
 	const struct export_args *a = priv;
 
+	if (a->perfetto && a->parquet)
+		return usage("--perfetto and --parquet", "give one");
+	if (a->perfetto && (a->tables || a->partition || a->force))
+		return usage(a->tables ? "--table" : a->partition ? "--partition" : "--force",
+			     "applies to --parquet only");
+	if (a->perfetto && a->o.nr_more_inputs)
+		return usage("-i", "--perfetto reads one input file");
 	if (a->perfetto)
 		return 0;
-	fprintf(stderr, "ktrace export: say which format: --perfetto OUT "
-		"(see 'ktrace export -h')\n");
-	return -EINVAL;
+	if (!a->parquet)
+		return usage("format", "say which: --perfetto OUT or --parquet DIR");
+	if (has_filters(&a->o))
+		return usage("-F/-v/-I/-S/--cpu/--pid/--comm",
+			     "--parquet exports whole tables (filter them in the engine)");
+	if (a->partition && strcmp(a->partition, "file") && strcmp(a->partition, "host") &&
+	    strcmp(a->partition, "instance"))
+		return usage("--partition", "expected file, host or instance");
+	if (a->partition && !strcmp(a->partition, "instance") && a->o.nr_more_inputs)
+		return usage("--partition instance",
+			     "reads one input file (several: file or host)");
+	return 0;
 }
 
 static int export_event(void *px, struct tep_record *record)
@@ -88,12 +141,44 @@ static int write_perfetto(const struct export_args *a, struct dat_file *df, FILE
 	return ret;
 }
 
+static int write_parquet(const struct export_args *a, struct strbuf *err)
+{
+	struct pq_export_opts po = {
+		.dir = a->parquet, .nr_inputs = 1 + a->o.nr_more_inputs,
+		.tables = a->tables, .force = a->force,
+	};
+	const char **inputs = calloc((size_t)po.nr_inputs, sizeof(*inputs));
+	int i, ret;
+
+	if (!inputs)
+		return -ENOMEM;
+	inputs[0] = a->o.input;
+	for (i = 0; i < a->o.nr_more_inputs; i++)
+		inputs[i + 1] = a->o.more_inputs[i].path;
+	po.inputs = inputs;
+	/* several inputs in one directory need a column that tells them apart */
+	if (!a->partition)
+		po.partition = po.nr_inputs > 1 ? PQ_PARTITION_FILE : PQ_PARTITION_NONE;
+	else if (!strcmp(a->partition, "file"))
+		po.partition = PQ_PARTITION_FILE;
+	else if (!strcmp(a->partition, "host"))
+		po.partition = PQ_PARTITION_HOST;
+	else
+		po.partition = PQ_PARTITION_INSTANCE;
+	ret = pq_export_run(&po, err);
+	free(inputs);
+	return ret;
+}
+
 static int run_export(void *priv, struct strbuf *err)
 {
 	const struct export_args *a = priv;
 	struct dat_file *df = NULL;
 	FILE *out;
 	int ret;
+
+	if (a->parquet)
+		return write_parquet(a, err);
 
 	ret = dat_file_open(a->o.input, &df, err);
 	if (ret)
@@ -116,12 +201,20 @@ static int run_export(void *priv, struct strbuf *err)
 	return ret;
 }
 
+static void release_args(void *priv)
+{
+	struct export_args *a = priv;
+
+	strv_free(a->tables);
+}
+
 int cmd_export(int argc, char **argv)
 {
 	struct export_args a = { 0 };
 	const struct report_cli cli = {
 		.name = "export", .help = &export_help, .o = &a.o, .priv = &a,
 		.option = one_option, .check = check_args, .run = run_export,
+		.release = release_args, .multi_input = true,
 	};
 
 	return report_cli_run(&cli, report_cli_parse(&cli, argc, argv));

@@ -15,6 +15,7 @@
  *   sql_tables.c   the tables of a file and their names
  *   sql_derived.c  views over them: sched_slice
  *   sql_run.c      the queries and their output (table, csv, json), and -o
+ *   sql_open.c     a file's tables in a connection, for other layers (export)
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -122,5 +123,20 @@ int sql_run(sqlite3 *db, const struct sql_trace *t, const char *sql, enum sql_fo
 /* Copies every table into the SQLite file path (which must not exist); 0 or -errno. */
 int sql_materialise(sqlite3 *db, const struct sql_trace *t, const char *path,
 		    struct strbuf *err);
+
+/* ------------------------------------------------------------------ for other layers */
+
+/*
+ * A connection with the tables of one file, as `ktrace sql` has it, for the layers that read
+ * the tables themselves (export --parquet): db holds the tables and views, t.tables their
+ * names. 0 or -errno (message in err); sql_open_close() takes either.
+ */
+struct sql_open {
+	sqlite3 *db;
+	struct sql_trace t;
+};
+
+int sql_open_file(const char *path, struct sql_open *o, struct strbuf *err);
+void sql_open_close(struct sql_open *o);
 
 #endif
