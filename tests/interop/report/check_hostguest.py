@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""
+The host + guest pairs of tests/data/hostguest read together (`-i HOST -i GUEST`): each line
+names its machine, the merged listing is in time order, every guest event is at the host time
+its file's TimeShift samples give (computed here from `trace-cmd dump --options` and the raw
+guest timestamps, as trace-cmd interpolates them), the guest's markers fall inside the host's
+recording, and --profile and hist give each machine its own table, the same as for that file
+alone.
+
+usage: check_hostguest.py KTRACE HOSTGUEST_DIR
+"""
+import csv
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+KTRACE, DATA = os.path.abspath(sys.argv[1]), sys.argv[2]
+FAILURES = []
+EVENT = re.compile(r"^\s*(\S+):\s+.*?\[(\d+)\]\s*(\d+)(?:\.(\d+))?: (\w+):\s*(.*)$")
+ALONE = re.compile(r"^\s*.*?\[(\d+)\]\s*(\d+)(?:\.(\d+))?: (\w+):\s*(.*)$")
+SAMPLE = re.compile(r"^\t(-?\d+) (-?\d+) (\d+) (\d+)\[offset \* scaling >> fraction @ time\]$")
+
+
+def fail(case, msg):
+    FAILURES.append(f"{case}: {msg}")
+    print(f"FAIL {case}: {msg}")
+
+
+def run(args):
+    p = subprocess.run(args, capture_output=True, text=True, cwd=DATA,
+                       env={"PATH": os.environ["PATH"], "LC_ALL": "C"})
+    if p.returncode:
+        raise RuntimeError(f"{' '.join(args)}: status {p.returncode}: {p.stderr[:300]}")
+    return p.stdout
+
+
+def ns(sec, frac):
+    return int(sec) * 10**9 + int((frac or "0").ljust(9, "0")) if frac is not None else int(sec)
+
+
+def samples(guest):
+    """Per CPU, the TimeShift samples (time, offset, scaling, fraction) as trace-cmd dumps."""
+    text = run(["trace-cmd", "dump", "--options", "-i", guest])
+    counts = [int(m) for m in re.findall(r"^(\d+) \[samples count for CPU \d+\]$", text, re.M)]
+    flat = [SAMPLE.match(l) for l in text.splitlines()]
+    flat = [(int(m[4]), int(m[1]), int(m[2]), int(m[3])) for m in flat if m]
+    cpus, at = [], 0
+    for c in counts:
+        seen, mine = set(), []
+        for s in sorted(flat[at:at + c]):
+            if s[0] not in seen:
+                seen.add(s[0])
+                mine.append(s)
+        cpus.append(mine)
+        at += c
+    return cpus
+
+
+def cdiv(a, b):
+    """C's integer division (towards zero)."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def host_time(cpus, cpu, ts):
+    s = cpus[cpu] if cpu < len(cpus) else []
+    if not s:
+        return ts
+    if len(s) == 1:
+        return ts + s[0][1]
+    i = 0
+    if len(s) > 2 and ts > s[0][0]:
+        i = len(s) - 2
+        while i > 0 and s[i][0] > ts:
+            i -= 1
+    lo, hi = s[i], s[i + 1]
+    delta = hi[0] - lo[0]
+    off = lo[1] + (cdiv((ts - lo[0]) * (hi[1] - lo[1]) + delta // 2, delta) if delta else 0)
+    return ((ts * lo[2]) >> lo[3]) + off
+
+
+def pairs():
+    seen = []
+    with open(os.path.join(DATA, "MANIFEST.tsv"), newline="") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            dats = row["dat"].split()
+            if len(dats) == 2 and (row["case"], *dats) not in seen:
+                seen.append((row["case"], *dats))
+    return seen
+
+
+def check_listing(case, host, guest):
+    merged = run([KTRACE, "report", "-t", "-i", host, "-i", guest]).splitlines()
+    lines = [EVENT.match(l) for l in merged[2:]]
+    if not all(lines):
+        fail(case, f"a merged line names no machine: {merged[2 + lines.index(None)]!r}")
+        return
+    names = [m[1] for m in lines]
+    if set(names) != {host, guest}:
+        fail(case, f"machines in the listing: {sorted(set(names))}")
+    times = [ns(m[3], m[4]) for m in lines]
+    if any(b < a for a, b in zip(times, times[1:])):
+        fail(case, "the merged listing is not in time order")
+    by = {n: [(int(m[2]), ns(m[3], m[4]), m[5], m[6]) for m in lines if m[1] == n]
+          for n in (host, guest)}
+    for name in (host, guest):
+        alone = [ALONE.match(l) for l in run([KTRACE, "report", "-t", "-i", name]).splitlines()[1:]]
+        alone = [(int(m[1]), ns(m[2], m[3]), m[4], m[5]) for m in alone if m]
+        if alone != by[name]:
+            fail(case, f"{name}: its events in the merged listing differ from its own listing")
+    raw = [ALONE.match(l) for l in run([KTRACE, "report", "--raw-ts", "-i", guest]).splitlines()]
+    raw = [(int(m[1]), int(m[2])) for m in raw if m]
+    cpus = samples(guest)
+    # by CPU: a CPU's events keep their order, the CPUs' offsets differ
+    bad, total = [], 0
+    for cpu in sorted({c for c, _ in raw}):
+        want = [host_time(cpus, cpu, ts) for c, ts in raw if c == cpu]
+        got = [e[1] for e in by[guest] if e[0] == cpu]
+        total += len(got)
+        if len(want) != len(got):
+            bad.append((cpu, f"{len(want)} raw events, {len(got)} listed"))
+        bad += [(cpu, f"expected {w}, listed {g}") for w, g in zip(want, got) if w != g]
+    if bad:
+        fail(case, f"{len(bad)} guest events not at raw + TimeShift (first: cpu {bad[0][0]}: "
+             f"{bad[0][1]})")
+    raw = sorted(raw, key=lambda r: host_time(cpus, *r))
+    got = [e[1] for e in by[guest]]
+    shift = sum(g - r[1] for g, r in zip(got, raw)) / max(len(got), 1) / 1e9
+    marks = [e[1] for e in by[guest] if e[2] == "print"]
+    first, last = by[host][0][1], by[host][-1][1]
+    if not marks or not all(first <= t <= last for t in marks):
+        fail(case, f"{len(marks)} guest markers, not all inside the host's recording")
+    else:
+        print(f"ok {case}: {len(by[host])} host + {len(by[guest])} guest events in time "
+              f"order, guest shifted by {shift:.3f} s on average, {len(marks)} markers")
+
+
+def check_tables(case, host, guest):
+    """--profile and hist wakeup: one table per machine, as for that file alone."""
+    alone = {}
+    for name in (host, guest):
+        text = run([KTRACE, "report", "-t", "-i", name])
+        if " sched_switch:" not in text:
+            print(f"   {case}: {name} has no sched_switch: no --profile/hist check")
+            return
+    for name in (host, guest):
+        alone[name] = (run([KTRACE, "report", "--profile", "-i", name]),
+                       run([KTRACE, "hist", "wakeup", "-i", name]))
+    both = run([KTRACE, "report", "--profile", "-i", host, "-i", guest])
+    if both != alone[host][0] + "\n" + alone[guest][0]:
+        fail(case, "--profile of the pair is not each file's own table in turn")
+    hist = run([KTRACE, "hist", "wakeup", "-i", host, "-i", guest])
+    want = "\n".join(f"# file {n}\n{alone[n][1]}" for n in (host, guest))
+    if hist != want:
+        fail(case, "hist wakeup of the pair is not each file's own histogram in turn")
+    else:
+        print(f"ok {case}: --profile and hist wakeup: one table per machine")
+
+
+def main():
+    if not shutil.which("trace-cmd"):
+        print("FAIL: trace-cmd (3.1.6, the test peer) is not installed: scripts/deps installs it")
+        return 1
+    todo = pairs()
+    for case, host, guest in todo:
+        try:
+            check_listing(case, host, guest)
+            check_tables(case, host, guest)
+        except RuntimeError as e:
+            fail(case, str(e))
+    print(f"{len(todo)} pairs, {len(FAILURES)} failures")
+    return 1 if FAILURES or not todo else 0
+
+
+sys.exit(main())
