@@ -8,7 +8,10 @@ guest timestamps, as trace-cmd interpolates them), the guest's markers fall insi
 recording, and --profile and hist give each machine its own table, the same as for that file
 alone.
 
-usage: check_hostguest.py KTRACE HOSTGUEST_DIR
+And `export --perfetto` of the pair: one trace where each file is a machine (TracePacket
+machine_id, absent for the host), with that file's events at the same times as in the listing.
+
+usage: check_hostguest.py KTRACE HOSTGUEST_DIR PERFETTO_PROTO
 """
 import csv
 import os
@@ -16,8 +19,9 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
-KTRACE, DATA = os.path.abspath(sys.argv[1]), sys.argv[2]
+KTRACE, DATA, PROTO = os.path.abspath(sys.argv[1]), sys.argv[2], os.path.abspath(sys.argv[3])
 FAILURES = []
 EVENT = re.compile(r"^\s*(\S+):\s+.*?\[(\d+)\]\s*(\d+)(?:\.(\d+))?: (\w+):\s*(.*)$")
 ALONE = re.compile(r"^\s*.*?\[(\d+)\]\s*(\d+)(?:\.(\d+))?: (\w+):\s*(.*)$")
@@ -160,17 +164,69 @@ def check_tables(case, host, guest):
         print(f"ok {case}: --profile and hist wakeup: one table per machine")
 
 
+def perfetto_events(path):
+    """(machine, cpu, timestamp) of every ftrace event of a Perfetto trace, via protoc."""
+    with open(path, "rb") as f:
+        p = subprocess.run(["protoc", "--proto_path", os.path.dirname(PROTO),
+                            "--decode", "perfetto.protos.Trace", os.path.basename(PROTO)],
+                           stdin=f, capture_output=True)
+    if p.returncode:
+        raise RuntimeError(f"protoc --decode: {p.stderr.decode()[:300]}")
+    # protoc prints fields by number: a packet's machine_id (98) after its events (1)
+    out, packet, machine, cpu, depth = [], [], 0, 0, 0
+    for line in p.stdout.decode("latin-1").splitlines():
+        line = line.strip()
+        if line.endswith("{"):
+            depth += 1
+        elif line == "}":
+            depth -= 1
+            if depth == 0:
+                out += [(machine, c, t) for c, t in packet]
+                packet, machine, cpu = [], 0, 0
+        elif line.startswith("machine_id: ") and depth == 1:
+            machine = int(line.split()[1])
+        elif line.startswith("cpu: ") and depth == 2:
+            cpu = int(line.split()[1])
+        elif line.startswith("timestamp: ") and depth == 3:
+            packet.append((cpu, int(line.split()[1])))
+    return out
+
+
+def check_perfetto(case, host, guest, tmp):
+    path = os.path.join(tmp, f"{case}.pftrace")
+    run([KTRACE, "export", "--perfetto", path, "-i", host, "-i", guest])
+    got = perfetto_events(path)
+    for machine, name in enumerate((host, guest)):
+        text = run([KTRACE, "report", "-t", "-i", name]).splitlines()[1:]
+        want = sorted((int(m[1]), ns(m[2], m[3])) for m in map(ALONE.match, text) if m)
+        mine = sorted((c, t) for mc, c, t in got if mc == machine)
+        if mine != want:
+            fail(case, f"perfetto machine {machine} ({name}): {len(mine)} events, "
+                 f"{len(want)} in the file, or at other times")
+            return
+    if {m for m, _, _ in got} != {0, 1}:
+        fail(case, f"perfetto machines {sorted({m for m, _, _ in got})}, expected 0 and 1")
+    else:
+        print(f"ok {case}: export --perfetto: host and guest as machines 0 and 1, "
+              f"{len(got)} events at the listing's times")
+
+
 def main():
     if not shutil.which("trace-cmd"):
         print("FAIL: trace-cmd (3.1.6, the test peer) is not installed: scripts/deps installs it")
         return 1
+    if not shutil.which("protoc"):
+        print("FAIL: protoc is missing: run scripts/deps test (Debian's protobuf-compiler)")
+        return 1
     todo = pairs()
-    for case, host, guest in todo:
-        try:
-            check_listing(case, host, guest)
-            check_tables(case, host, guest)
-        except RuntimeError as e:
-            fail(case, str(e))
+    with tempfile.TemporaryDirectory(prefix="ktrace-hostguest.") as tmp:
+        for case, host, guest in todo:
+            try:
+                check_listing(case, host, guest)
+                check_tables(case, host, guest)
+                check_perfetto(case, host, guest, tmp)
+            except RuntimeError as e:
+                fail(case, str(e))
     print(f"{len(todo)} pairs, {len(FAILURES)} failures")
     return 1 if FAILURES or not todo else 0
 
