@@ -6,7 +6,7 @@ names its machine, the merged listing is in time order, every guest event is at 
 its file's TimeShift samples give (computed here from `trace-cmd dump --options` and the raw
 guest timestamps, as trace-cmd interpolates them), the guest's markers fall inside the host's
 recording, and --profile and hist give each machine its own table, the same as for that file
-alone.
+alone. The report forms the folder keeps no output of are compared with trace-cmd's.
 
 And `export --perfetto` of the pair: one trace where each file is a machine (TracePacket
 machine_id, absent for the host), with that file's events at the same times as in the listing.
@@ -69,6 +69,11 @@ def cdiv(a, b):
     return q if (a >= 0) == (b > 0) else -q
 
 
+def wrap64(v):
+    v &= (1 << 64) - 1
+    return v - (1 << 64) if v >> 63 else v
+
+
 def host_time(cpus, cpu, ts):
     s = cpus[cpu] if cpu < len(cpus) else []
     if not s:
@@ -82,7 +87,10 @@ def host_time(cpus, cpu, ts):
             i -= 1
     lo, hi = s[i], s[i + 1]
     delta = hi[0] - lo[0]
-    off = lo[1] + (cdiv((ts - lo[0]) * (hi[1] - lo[1]) + delta // 2, delta) if delta else 0)
+    # in 64-bit signed arithmetic, as trace-cmd computes it: the product wraps past ~9.2e18
+    # (a minute between samples and a 0.1 s change of offset is enough)
+    off = lo[1] + (cdiv(wrap64(wrap64((ts - lo[0]) * (hi[1] - lo[1])) + delta // 2), delta)
+                   if delta else 0)
     return ((ts * lo[2]) >> lo[3]) + off
 
 
@@ -142,8 +150,18 @@ def check_listing(case, host, guest):
               f"order, guest shifted by {shift:.3f} s on average, {len(marks)} markers")
 
 
+def check_forms(case, host, guest):
+    """The report forms the folder does not keep, against the installed trace-cmd 3.1.6."""
+    for form in ([], ["-t"], ["-R"], ["-l"], ["-N"], ["--cpu", "1"]):
+        args = ["report", *form, "-i", host, "-i", guest]
+        if run([KTRACE, *args]) != run(["trace-cmd", *args]):
+            fail(case, f"ktrace {' '.join(args)} differs from trace-cmd's")
+            return
+    print(f"ok {case}: report, -t, -R, -l, -N, --cpu 1 of the pair as trace-cmd prints them")
+
+
 def check_tables(case, host, guest):
-    """--profile and hist wakeup: one table per machine, as for that file alone."""
+    """--profile and hist event: one table per machine, as for that file alone."""
     alone = {}
     for name in (host, guest):
         text = run([KTRACE, "report", "-t", "-i", name])
@@ -152,16 +170,18 @@ def check_tables(case, host, guest):
             return
     for name in (host, guest):
         alone[name] = (run([KTRACE, "report", "--profile", "-i", name]),
-                       run([KTRACE, "hist", "wakeup", "-i", name]))
+                       run([KTRACE, "hist", "event", "sched_switch", "--key", "next_comm", "-i",
+                            name]))
     both = run([KTRACE, "report", "--profile", "-i", host, "-i", guest])
     if both != alone[host][0] + "\n" + alone[guest][0]:
         fail(case, "--profile of the pair is not each file's own table in turn")
-    hist = run([KTRACE, "hist", "wakeup", "-i", host, "-i", guest])
+    hist = run([KTRACE, "hist", "event", "sched_switch", "--key", "next_comm", "-i", host, "-i",
+                guest])
     want = "\n".join(f"# file {n}\n{alone[n][1]}" for n in (host, guest))
     if hist != want:
-        fail(case, "hist wakeup of the pair is not each file's own histogram in turn")
+        fail(case, "hist event of the pair is not each file's own histogram in turn")
     else:
-        print(f"ok {case}: --profile and hist wakeup: one table per machine")
+        print(f"ok {case}: --profile and hist event: one table per machine")
 
 
 def perfetto_events(path):
@@ -223,6 +243,7 @@ def main():
         for case, host, guest in todo:
             try:
                 check_listing(case, host, guest)
+                check_forms(case, host, guest)
                 check_tables(case, host, guest)
                 check_perfetto(case, host, guest, tmp)
             except RuntimeError as e:
