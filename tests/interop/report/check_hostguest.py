@@ -8,7 +8,8 @@ guest timestamps, as trace-cmd interpolates them), the guest's markers fall insi
 recording, and --profile and hist give each machine its own table, the same as for that file
 alone. The report forms the folder keeps no output of are compared with trace-cmd's.
 
-And `export --perfetto` of the pair: one trace where each file is a machine (TracePacket
+`ktrace sql` of the pair has the guest's tables as m1_* with the same times. And `export
+--perfetto` of the pair: one trace where each file is a machine (TracePacket
 machine_id, absent for the host), with that file's events at the same times as in the listing.
 
 usage: check_hostguest.py KTRACE HOSTGUEST_DIR PERFETTO_PROTO
@@ -231,6 +232,26 @@ def check_perfetto(case, host, guest, tmp):
               f"{len(got)} events at the listing's times")
 
 
+def check_sql(case, host, guest):
+    """ktrace sql of the pair: the guest's tables as m1_*, its ts on the host's clock."""
+    q = ("SELECT (SELECT count(*) FROM events), (SELECT count(*) FROM m1_events), "
+         "(SELECT group_concat(file, ',') FROM machines)")
+    counts = run([KTRACE, "sql", "--format", "csv", "-i", host, "-i", guest, q]).splitlines()
+    want = [len([l for l in run([KTRACE, "report", "-i", n]).splitlines()[1:] if ALONE.match(l)])
+            for n in (host, guest)]
+    if counts[1:] != [f'{want[0]},{want[1]},"{host},{guest}"']:
+        fail(case, f"sql: events / m1_events / machines {counts[1:]}, expected {want}")
+        return
+    sql_ts = run([KTRACE, "sql", "--format", "csv", "-i", host, "-i", guest,
+                  "SELECT ts FROM m1_events ORDER BY ts"]).splitlines()[1:]
+    text = run([KTRACE, "report", "-t", "-i", guest]).splitlines()[1:]
+    listed = sorted(ns(m[2], m[3]) for m in map(ALONE.match, text) if m)
+    if [int(t) for t in sql_ts] != listed:
+        fail(case, "sql: m1_events.ts are not the guest's times in the listing")
+    else:
+        print(f"ok {case}: sql: events and m1_events, {want[1]} guest rows at host times")
+
+
 def main():
     if not shutil.which("trace-cmd"):
         print("FAIL: trace-cmd (3.1.6, the test peer) is not installed: scripts/deps installs it")
@@ -246,6 +267,7 @@ def main():
                 check_forms(case, host, guest)
                 check_tables(case, host, guest)
                 check_perfetto(case, host, guest, tmp)
+                check_sql(case, host, guest)
             except RuntimeError as e:
                 fail(case, str(e))
     print(f"{len(todo)} pairs, {len(FAILURES)} failures")
