@@ -208,7 +208,8 @@ static int run_hist(void *priv, struct strbuf *err)
 		ret = dat_file_open(one[i].input, &df[i], err);
 	}
 	for (i = 0; i < nr && !ret; i++) {
-		if (i)
+		/* JSON: the documents follow each other (as jq reads them), nothing between */
+		if (i && a->format != HIST_FORMAT_JSON)
 			fputc('\n', stdout);
 		ret = hist_file(a, &one[i], df[i], err);
 		if (ret == -EINVAL && !err->len)

@@ -220,7 +220,8 @@ static int profile_each(struct report_run *run)
 	}
 	run->opened = !ret;
 	for (i = 0; i < nr && !ret; i++) {
-		if (i)
+		/* JSON: the documents follow each other (as jq reads them), nothing between */
+		if (i && o->format != REPORT_FORMAT_JSON)
 			fputc('\n', stdout);
 		ret = report_profile_print(rf[i].df, &one[i], stdout, run->err);
 		if (ret && run->err->len && !strstr(strbuf_str(run->err), one[i].input))

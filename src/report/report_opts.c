@@ -243,7 +243,7 @@ static int check_multi(const struct report_opts *o)
 
 	if (!o->nr_more_inputs)
 		return 0;
-	if (o->format != REPORT_FORMAT_TEXT)
+	if (o->format != REPORT_FORMAT_TEXT && !(o->profile && o->format == REPORT_FORMAT_JSON))
 		opt = o->format == REPORT_FORMAT_JSON ? "--format json" : "--format csv";
 	else if (o->wakeup)
 		opt = "-w";

@@ -15,6 +15,7 @@ machine_id, absent for the host), with that file's events at the same times as i
 usage: check_hostguest.py KTRACE HOSTGUEST_DIR PERFETTO_PROTO
 """
 import csv
+import json
 import os
 import re
 import shutil
@@ -179,6 +180,15 @@ def check_tables(case, host, guest):
     hist = run([KTRACE, "hist", "event", "sched_switch", "--key", "next_comm", "-i", host, "-i",
                 guest])
     want = "\n".join(f"# file {n}\n{alone[n][1]}" for n in (host, guest))
+    docs, dec, text = [], json.JSONDecoder(), run([KTRACE, "report", "--profile", "--format",
+                                                   "json", "-i", host, "-i", guest])
+    at = 0
+    while at < len(text):
+        doc, at = dec.raw_decode(text, at)
+        docs.append(doc.get("file"))
+        at += len(text[at:]) - len(text[at:].lstrip())
+    if docs != [host, guest]:
+        fail(case, f"--profile --format json of the pair: documents of {docs}")
     if hist != want:
         fail(case, "hist event of the pair is not each file's own histogram in turn")
     else:
