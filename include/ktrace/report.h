@@ -207,6 +207,12 @@ int report_cli_parse(const struct report_cli *cli, int argc, char **argv);
  */
 int report_cli_run(const struct report_cli *cli, int parsed);
 /*
+ * The options one file of several -i is read with, as report reads it: input 0 is the first
+ * -i with every option; a later one has its own -F filters, --ts-offset and --ts2secs, and no
+ * --pid, --comm or --cpu (they name the first file's tasks and CPUs). one shares o's memory.
+ */
+void report_cli_input_opts(const struct report_opts *o, int i, struct report_opts *one);
+/*
  * Every record of df that filter keeps, in report's order, to fn(arg, record); stops at the
  * first nonzero fn returns, and returns that, or 0, or the stream's error (message in err).
  */

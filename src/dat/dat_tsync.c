@@ -149,10 +149,17 @@ static uint64_t correct(uint64_t ts, uint32_t flags, const struct tsync_sample *
 
 	if (flags & TSYNC_INTERPOLATE) {
 		int64_t delta = (int64_t)(max->time - min->time);
-		int64_t off = ((int64_t)ts - (int64_t)min->time) * (max->offset - min->offset);
+		/*
+		 * trace-cmd multiplies in 64-bit signed arithmetic, which wraps for samples a
+		 * minute apart whose offsets differ by 0.1 s (seen in its own -A recordings);
+		 * wrapping in unsigned arithmetic gives its numbers without C's undefined
+		 * signed overflow.
+		 */
+		int64_t off = (int64_t)((ts - min->time) *
+					(uint64_t)(max->offset - min->offset));
 
 		if (delta)
-			cor = min->offset + (off + delta / 2) / delta;
+			cor = min->offset + (int64_t)((uint64_t)off + (uint64_t)(delta / 2)) / delta;
 	}
 	ts = (ts * (uint64_t)min->scaling) >> (min->fraction & 63);
 	return cor < 0 ? ts - (uint64_t)(-cor) : ts + (uint64_t)cor;

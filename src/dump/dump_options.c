@@ -145,10 +145,51 @@ static void guest_option(struct dump *d, const void *data, uint32_t size)
 	}
 }
 
+#define NO_FRACTIONS UINT64_MAX
+
+static uint64_t num_at(const struct dump *d, const void *data, uint32_t size, uint64_t pos)
+{
+	struct dat_bytes b = payload(d, data, size);
+	uint64_t v = 0;
+
+	b.pos = pos;
+	dat_bytes_num(&b, 8, &v);
+	return v;
+}
+
+/*
+ * Each CPU's block is its count, then its times, offsets and scalings; the fractions of every
+ * sample follow all the blocks (older files have none: fraction 0). trace-cmd prints the counts
+ * as it reads them and the samples only once the whole option was read, or "Broken" instead.
+ */
+static void timeshift_samples(struct dump *d, const void *data, uint32_t size, uint64_t cpus,
+			      uint64_t first_block, uint64_t fractions)
+{
+	uint64_t block = first_block, frac = fractions, count, i, j;
+
+	for (j = 0; j < cpus; j++) {
+		count = num_at(d, data, size, block) & 0xffffffff;
+		for (i = 0; i < count; i++) {
+			uint64_t at = block + 4 + 8 * i;
+
+			dump_print(d, DUMP_OPTIONS,
+				   "\t%lld %lld %llu %llu[offset * scaling >> fraction @ time]\n",
+				   (long long)num_at(d, data, size, at + 8 * count),
+				   (long long)num_at(d, data, size, at + 16 * count),
+				   (unsigned long long)(fractions == NO_FRACTIONS ? 0 :
+							num_at(d, data, size, frac)),
+				   (unsigned long long)num_at(d, data, size, at));
+			frac += 8;
+		}
+		block += 4 + 24 * count;
+	}
+}
+
 static void timeshift_option(struct dump *d, const void *data, uint32_t size)
 {
 	struct dat_bytes b = payload(d, data, size);
-	uint64_t trace_id, flags, cpus, count, v, i, j;
+	uint64_t trace_id, flags, cpus, count, first_block, fractions, total = 0, j;
+	const uint8_t *run;
 
 	dump_print(d, DUMP_OPTIONS, "\t\t[Option TimeShift, %d bytes]\n", (int)size);
 	if (dat_bytes_num(&b, 8, &trace_id) || dat_bytes_num(&b, 4, &flags) ||
@@ -157,16 +198,23 @@ static void timeshift_option(struct dump *d, const void *data, uint32_t size)
 	dump_print(d, DUMP_OPTIONS, "0x%llX [peer's trace id]\n", (unsigned long long)trace_id);
 	dump_print(d, DUMP_OPTIONS, "0x%llX [peer's protocol flags]\n", (unsigned long long)flags);
 	dump_print(d, DUMP_OPTIONS, "0x%llX [peer's CPU count]\n", (unsigned long long)cpus);
+	first_block = b.pos;
 	for (j = 0; j < cpus; j++) {
 		if (dat_bytes_num(&b, 4, &count))
-			break;
+			goto broken;
 		dump_print(d, DUMP_OPTIONS, "%lld [samples count for CPU %d]\n",
 			   (long long)count, (int)j);
-		/* times, offsets and scalings of each sample; only the counts are shown */
-		for (i = 0; i < 3 * count; i++)
-			if (dat_bytes_num(&b, 8, &v))
-				return;
+		if (dat_bytes_run(&b, 24 * count, &run))
+			goto broken;
+		total += count;
 	}
+	fractions = b.pos < b.len ? b.pos : NO_FRACTIONS;
+	if (fractions != NO_FRACTIONS && dat_bytes_run(&b, 8 * total, &run))
+		goto broken;
+	timeshift_samples(d, data, size, cpus, first_block, fractions);
+	return;
+broken:
+	dump_print(d, DUMP_OPTIONS, "Broken time shift option\n");
 }
 
 static const char *const section_names[] = {

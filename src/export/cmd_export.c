@@ -42,7 +42,7 @@ static const struct kt_option export_options[] = {
 
 static const struct kt_command_help export_help = {
 	.name = "export",
-	.usage = "--perfetto OUT [OPTIONS] [-i FILE | FILE]\n"
+	.usage = "--perfetto OUT [OPTIONS] [-i FILE... | FILE]\n"
 		 "       ktrace export --parquet DIR [-i FILE ...] [--table NAME ...] "
 		 "[--partition file|host|instance] [--force]",
 	.summary = "Convert trace.dat files for Perfetto, or into Parquet for SQL engines.",
@@ -116,16 +116,17 @@ static int export_event(void *px, struct tep_record *record)
 	return pf_export_event(px, record);
 }
 
-static int write_perfetto(const struct export_args *a, struct dat_file *df, FILE *out,
-			  struct strbuf *err)
+/* One file into out, as machine `machine` (0: the host, or the only file). */
+static int write_perfetto(const struct export_args *a, const struct report_opts *o,
+			  struct dat_file *df, uint32_t machine, FILE *out, struct strbuf *err)
 {
 	struct report_filter *filter = NULL;
 	struct pf_export *px = NULL;
 	int ret;
 
-	ret = report_filter_new(dat_file_tep(df), &a->o, &filter, err);
+	ret = report_filter_new(dat_file_tep(df), o, &filter, err);
 	if (!ret)
-		ret = pf_export_new(df, out, &px);
+		ret = pf_export_new(df, out, machine, &px);
 	if (!ret)
 		ret = report_cli_each(df, filter, export_event, px, err);
 	if (!ret)
@@ -133,9 +134,10 @@ static int write_perfetto(const struct export_args *a, struct dat_file *df, FILE
 	if (ret == -EIO && !err->len)
 		strbuf_addf(err, "%s: write failed", a->perfetto);
 	if (!ret && px->nr_unmatched_exits)
-		fprintf(stderr, "ktrace export: note: %lu function exits without their entry "
+		fprintf(stderr, "ktrace export: note: %s%s%lu function exits without their entry "
 			"(calls entered before the recording began) were left out\n",
-			px->nr_unmatched_exits);
+			machine || a->o.nr_more_inputs ? o->input : "",
+			machine || a->o.nr_more_inputs ? ": " : "", px->nr_unmatched_exits);
 	pf_export_free(px);
 	report_filter_free(filter);
 	return ret;
@@ -170,25 +172,37 @@ static int write_parquet(const struct export_args *a, struct strbuf *err)
 	return ret;
 }
 
+/*
+ * Several -i (a host and its guests): one Perfetto trace, each file a machine of its own (its
+ * CPUs, processes and tracks apart), the guests' times on the host's clock (their TimeShift).
+ * Every file is opened before the output is made.
+ */
 static int run_export(void *priv, struct strbuf *err)
 {
 	const struct export_args *a = priv;
-	struct dat_file *df = NULL;
-	FILE *out;
-	int ret;
+	int i, nr = a->o.nr_more_inputs + 1, ret = 0;
+	struct report_opts *one = calloc(nr, sizeof(*one));
+	struct dat_file **df = calloc(nr, sizeof(*df));
+	FILE *out = NULL;
 
-	if (a->parquet)
+	if (a->parquet) {
+		free(one);
+		free(df);
 		return write_parquet(a, err);
-
-	ret = dat_file_open(a->o.input, &df, err);
-	if (ret)
-		return ret;
-	out = fopen(a->perfetto, "wb");
-	if (!out) {
+	}
+	if (!one || !df)
+		ret = -ENOMEM;
+	for (i = 0; i < nr && !ret; i++) {
+		report_cli_input_opts(&a->o, i, &one[i]);
+		ret = dat_file_open(one[i].input, &df[i], err);
+	}
+	if (!ret && !(out = fopen(a->perfetto, "wb"))) {
 		ret = -errno;
 		strbuf_addf(err, "%s: %s", a->perfetto, strerror(errno));
-	} else {
-		ret = write_perfetto(a, df, out, err);
+	}
+	for (i = 0; i < nr && !ret; i++)
+		ret = write_perfetto(a, &one[i], df[i], (uint32_t)i, out, err);
+	if (out) {
 		if (fclose(out) && !ret) {
 			ret = -EIO;
 			strbuf_addf(err, "%s: write failed", a->perfetto);
@@ -197,7 +211,10 @@ static int run_export(void *priv, struct strbuf *err)
 		if (ret)
 			unlink(a->perfetto);
 	}
-	dat_file_close(df);
+	for (i = 0; df && i < nr; i++)
+		dat_file_close(df[i]);
+	free(df);
+	free(one);
 	return ret;
 }
 

@@ -79,6 +79,7 @@ struct pf_export {
 	struct tep_handle *tep;
 	struct dat_file *df;
 	FILE *out;
+	uint32_t machine;		/* several files: this one's place, 0 the host's */
 	struct pf_ftrace f;
 	struct pid_table threads;	/* struct pf_thread */
 	struct pf_bundle *bundles;	/* by CPU number */
@@ -98,6 +99,11 @@ void pf_ftrace_encode(struct pf_export *px, struct pb *pb, struct tep_record *r,
 /* A print (trace_marker) event's text, without its trailing newline; NULL for other types. */
 const char *pf_ftrace_print_text(struct pf_export *px, struct tep_record *r, size_t *len);
 
+/*
+ * Opens a TracePacket in pb, tagged with the file's machine when it is not the host's (the
+ * events, threads and tracks of every machine stay apart in Perfetto). Its pb_open() mark.
+ */
+size_t pf_packet_open(const struct pf_export *px, struct pb *pb);
 /* Writes a packet-sized chunk to the file; keeps the first error. */
 void pf_write(struct pf_export *px, struct pb *pb);
 
@@ -119,7 +125,11 @@ void pf_process_tree(struct pf_export *px, struct pb *pb);
 
 /* ------------------------------------------------------------------ API for cmd_export.c */
 
-int pf_export_new(struct dat_file *df, FILE *out, struct pf_export **pxp);
+/*
+ * machine: 0 for a single file or the first of several (the host); 1, 2... for the files read
+ * with it (its guests), into the same output.
+ */
+int pf_export_new(struct dat_file *df, FILE *out, uint32_t machine, struct pf_export **pxp);
 int pf_export_event(struct pf_export *px, struct tep_record *r);
 /* Writes what is still buffered; 0 or the first negative errno. */
 int pf_export_finish(struct pf_export *px);

@@ -17,6 +17,15 @@
 /* A bundle is written once it holds about this much: packets stay small for the importer. */
 #define PF_BUNDLE_CHUNK (64 * 1024)
 
+size_t pf_packet_open(const struct pf_export *px, struct pb *pb)
+{
+	size_t m = pb_open(pb, PF_TRACE_PACKET);
+
+	if (px->machine)
+		pb_uint(pb, PF_PACKET_MACHINE_ID, px->machine);
+	return m;
+}
+
 void pf_write(struct pf_export *px, struct pb *pb)
 {
 	if (pb->error && !px->error)
@@ -55,7 +64,7 @@ static struct pf_bundle *bundle_of(struct pf_export *px, int cpu)
 	}
 	b = &px->bundles[cpu];
 	if (!b->open) {
-		b->packet = pb_open(&b->pb, PF_TRACE_PACKET);
+		b->packet = pf_packet_open(px, &b->pb);
 		b->bundle = pb_open(&b->pb, PF_PACKET_FTRACE_EVENTS);
 		pb_uint(&b->pb, PF_BUNDLE_CPU, (uint64_t)cpu);
 		b->open = true;
@@ -108,13 +117,14 @@ int pf_export_event(struct pf_export *px, struct tep_record *r)
 	return ret ? ret : px->error;
 }
 
-int pf_export_new(struct dat_file *df, FILE *out, struct pf_export **pxp)
+int pf_export_new(struct dat_file *df, FILE *out, uint32_t machine, struct pf_export **pxp)
 {
 	struct pf_export *px = calloc(1, sizeof(*px));
 
 	if (!px)
 		return -ENOMEM;
 	px->df = df;
+	px->machine = machine;
 	px->tep = dat_file_tep(df);
 	px->out = out;
 	pid_table_init(&px->threads, sizeof(struct pf_thread), 256);

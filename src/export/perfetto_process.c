@@ -47,7 +47,7 @@ void pf_process_system_info(struct pf_export *px, struct pb *pb)
 
 	if (!p || !size)
 		return;
-	m = pb_open(pb, PF_TRACE_PACKET);
+	m = pf_packet_open(px, pb);
 	s = pb_open(pb, PF_PACKET_SYSTEM_INFO);
 	u = pb_open(pb, PF_SYSINFO_UTSNAME);
 	put_word(pb, PF_UTS_SYSNAME, &p, end);
@@ -83,7 +83,7 @@ void pf_process_tree(struct pf_export *px, struct pb *pb)
 {
 	size_t m, t, i;
 
-	m = pb_open(pb, PF_TRACE_PACKET);
+	m = pf_packet_open(px, pb);
 	pb_uint(pb, PF_PACKET_TIMESTAMP, px->last_ts);
 	t = pb_open(pb, PF_PACKET_PROCESS_TREE);
 	for (i = 0; i < px->threads.cap; i++) {

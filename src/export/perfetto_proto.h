@@ -22,6 +22,7 @@ enum {
 	PF_PACKET_SEQUENCE_FLAGS = 13,
 	PF_PACKET_SYSTEM_INFO = 45,
 	PF_PACKET_TRACK_DESCRIPTOR = 60,
+	PF_PACKET_MACHINE_ID = 98,		/* 0 or absent: the host */
 };
 
 /* TracePacket.SequenceFlags */

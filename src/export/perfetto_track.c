@@ -19,18 +19,22 @@
 /* Flush the TrackEvent packets in chunks of about this size */
 #define PF_TRACK_CHUNK (64 * 1024)
 
-/* Track uuids only need to be unique and non-zero: the thread id in the upper half is both */
-static uint64_t thread_uuid(int tid)
+/*
+ * Track uuids only need to be unique and non-zero: the thread id in the upper half and the
+ * machine + 1 in the lower are both, across the files of one output too.
+ */
+static uint64_t thread_uuid(const struct pf_export *px, int tid)
 {
-	return ((uint64_t)(uint32_t)tid << 32) | 1;
+	return ((uint64_t)(uint32_t)tid << 32) | (px->machine + 1);
 }
 
+/* A sequence per machine: each clears its own incremental state. */
 static size_t packet_open(struct pf_export *px, uint64_t ts)
 {
-	size_t m = pb_open(&px->track, PF_TRACE_PACKET);
+	size_t m = pf_packet_open(px, &px->track);
 
 	pb_uint(&px->track, PF_PACKET_TIMESTAMP, ts);
-	pb_uint(&px->track, PF_PACKET_SEQUENCE_ID, PF_SEQUENCE_ID);
+	pb_uint(&px->track, PF_PACKET_SEQUENCE_ID, PF_SEQUENCE_ID + px->machine);
 	if (!px->sequence_started) {
 		pb_uint(&px->track, PF_PACKET_SEQUENCE_FLAGS, PF_SEQ_INCREMENTAL_STATE_CLEARED);
 		px->sequence_started = true;
@@ -51,7 +55,7 @@ static void describe(struct pf_export *px, struct pf_thread *th, uint64_t ts)
 	size_t m = packet_open(px, ts), d, t;
 
 	d = pb_open(&px->track, PF_PACKET_TRACK_DESCRIPTOR);
-	pb_uint(&px->track, PF_TRACK_UUID, thread_uuid(th->slot.pid));
+	pb_uint(&px->track, PF_TRACK_UUID, thread_uuid(px, th->slot.pid));
 	t = pb_open(&px->track, PF_TRACK_THREAD);
 	pb_int(&px->track, PF_THREAD_PID, th->slot.pid);
 	pb_int(&px->track, PF_THREAD_TID, th->slot.pid);
@@ -70,7 +74,7 @@ static void track_event(struct pf_export *px, uint64_t ts, int tid, int type, co
 
 	e = pb_open(&px->track, PF_PACKET_TRACK_EVENT);
 	pb_uint(&px->track, PF_EVENT_TYPE, (uint64_t)type);
-	pb_uint(&px->track, PF_EVENT_TRACK_UUID, thread_uuid(tid));
+	pb_uint(&px->track, PF_EVENT_TRACK_UUID, thread_uuid(px, tid));
 	if (name)
 		pb_bytes(&px->track, PF_EVENT_NAME, name, len);
 	pb_close(&px->track, e);

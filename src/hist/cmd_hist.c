@@ -28,7 +28,7 @@ static const struct kt_option hist_options[] = {
 
 static const struct kt_command_help hist_help = {
 	.name = "hist",
-	.usage = "wakeup|syscall|funcgraph|event EVENT --key FIELD [OPTIONS] [-i FILE | FILE]",
+	.usage = "wakeup|syscall|funcgraph|event EVENT --key FIELD [OPTIONS] [-i FILE... | FILE]",
 	.summary = "Latency and count histograms with percentiles from a trace.dat file.",
 	.options = hist_options,
 };
@@ -144,14 +144,17 @@ static int feed(void *arg, struct tep_record *record)
 	return src->event(src, record);
 }
 
-static int print_hist(const struct hist_args *a, struct dat_file *df, struct hist_source *src)
+static int print_hist(const struct hist_args *a, const struct report_opts *o,
+		      struct dat_file *df, struct hist_source *src)
 {
 	struct hist_print p = { .format = a->format, .what = a->kind->what,
 				.group_by = a->kind->group_by };
 	struct report_clock clock;
 
-	report_clock_init(&clock, df, &a->o);
+	report_clock_init(&clock, df, o);
 	p.unit = clock.unit == REPORT_TIME_RAW ? "ticks" : "ns";
+	if (a->o.nr_more_inputs)
+		p.file = o->input;
 	if (a->conf.by_task)
 		p.group_by = "task";
 	if (a->conf.event) {
@@ -163,31 +166,59 @@ static int print_hist(const struct hist_args *a, struct dat_file *df, struct his
 	return hist_set_print(&src->set, &p, stdout);
 }
 
-static int run_hist(void *priv, struct strbuf *err)
+/* One file's histogram, with the options that file is read with (report_cli_input_opts). */
+static int hist_file(struct hist_args *a, const struct report_opts *o, struct dat_file *df,
+		     struct strbuf *err)
 {
-	struct hist_args *a = priv;
+	struct hist_source_conf conf = a->conf;
 	struct report_filter *filter = NULL;
 	struct hist_source *src = NULL;
-	struct dat_file *df = NULL;
 	int ret;
 
-	ret = dat_file_open(a->o.input, &df, err);
-	if (ret)
-		return ret;
-	a->conf.tep = dat_file_tep(df);
-	ret = report_filter_new(a->conf.tep, &a->o, &filter, err);
+	conf.tep = dat_file_tep(df);
+	ret = report_filter_new(conf.tep, o, &filter, err);
 	if (!ret)
-		ret = a->kind->create(&a->conf, &src, err);
+		ret = a->kind->create(&conf, &src, err);
 	if (!ret)
 		ret = report_cli_each(df, filter, feed, src, err);
 	if (!ret)
-		ret = print_hist(a, df, src);
-	if (ret == -EINVAL && !err->len)
-		strbuf_addf(err, "%s: cannot be read", a->o.input);
+		ret = print_hist(a, o, df, src);
 	if (src)
 		src->free(src);
 	report_filter_free(filter);
-	dat_file_close(df);
+	return ret;
+}
+
+/*
+ * Several -i (a host and its guests): every file is opened first, then each gets its own
+ * histogram, headed by its name; a guest's times are on the host's clock (its TIME_SHIFT),
+ * and no latency pairs events of two machines.
+ */
+static int run_hist(void *priv, struct strbuf *err)
+{
+	struct hist_args *a = priv;
+	int i, nr = a->o.nr_more_inputs + 1, ret = 0;
+	struct report_opts *one = calloc(nr, sizeof(*one));
+	struct dat_file **df = calloc(nr, sizeof(*df));
+
+	if (!one || !df)
+		ret = -ENOMEM;
+	for (i = 0; i < nr && !ret; i++) {
+		report_cli_input_opts(&a->o, i, &one[i]);
+		ret = dat_file_open(one[i].input, &df[i], err);
+	}
+	for (i = 0; i < nr && !ret; i++) {
+		/* JSON: the documents follow each other (as jq reads them), nothing between */
+		if (i && a->format != HIST_FORMAT_JSON)
+			fputc('\n', stdout);
+		ret = hist_file(a, &one[i], df[i], err);
+		if (ret == -EINVAL && !err->len)
+			strbuf_addf(err, "%s: cannot be read", one[i].input);
+	}
+	for (i = 0; df && i < nr; i++)
+		dat_file_close(df[i]);
+	free(df);
+	free(one);
 	return ret;
 }
 
@@ -196,7 +227,7 @@ int cmd_hist(int argc, char **argv)
 	struct hist_args a = { 0 };
 	const struct report_cli cli = {
 		.name = "hist", .help = &hist_help, .o = &a.o, .priv = &a,
-		.option = one_option, .check = check_args, .run = run_hist,
+		.option = one_option, .check = check_args, .run = run_hist, .multi_input = true,
 	};
 	int ret;
 

@@ -56,6 +56,7 @@ struct hist_print {
 	const char *unit;	/* "ns", or "ticks" for clocks that do not count time */
 	const char *group_by;	/* what a group's name is: "task", "syscall", ... */
 	bool counts_only;	/* `event --key`: the groups' sizes, no value statistics */
+	const char *file;	/* several input files: the one this histogram is of */
 };
 
 int hist_set_print(const struct hist_set *s, const struct hist_print *p, FILE *out);

@@ -221,6 +221,8 @@ static void print_text(const struct hist_set *s, const struct hist_print *p, FIL
 {
 	size_t i;
 
+	if (p->file)
+		fprintf(out, "# file %s\n", p->file);
 	if (p->counts_only) {
 		fprintf(out, "# %s: events by %s, %zu values\n", p->what, p->group_by,
 			s->nr_groups);
@@ -284,7 +286,13 @@ static void print_json(const struct hist_set *s, const struct hist_print *p, FIL
 {
 	size_t i;
 
-	fprintf(out, "{\"hist\":");
+	fprintf(out, "{");
+	if (p->file) {
+		fprintf(out, "\"file\":");
+		put_json_string(out, p->file);
+		fprintf(out, ",");
+	}
+	fprintf(out, "\"hist\":");
 	put_json_string(out, p->what);
 	fprintf(out, ",\"by\":");
 	put_json_string(out, p->group_by);

@@ -183,11 +183,64 @@ static bool first_file_only(const struct report_opts *o)
 	       o->show_funcs || o->show_printk || o->show_events;
 }
 
+/* The message of one of several files starts with its name. */
+static void name_the_file(struct strbuf *err, const char *path)
+{
+	char *msg = strbuf_detach(err, NULL);
+
+	strbuf_addf(err, "%s: %s", path, msg ? msg : "");
+	free(msg);
+}
+
+/*
+ * --profile with several -i (a host and its guests): one table per file, each headed by its
+ * name and read with that file's offsets, so that every machine's times are on the host's
+ * clock and no task of one machine is mixed with another's. (trace-cmd prints one garbled
+ * table then.)
+ */
+static int profile_each(struct report_run *run)
+{
+	const struct report_opts *o = run->o;
+	int i, nr = o->nr_more_inputs + 1, ret = 0;
+	struct report_opts *one = calloc(nr, sizeof(*one));
+	struct report_file *rf = calloc(nr, sizeof(*rf));
+
+	if (!one || !rf)
+		ret = -ENOMEM;
+	/* every file opened before the first table, as trace-cmd opens its inputs */
+	for (i = 0; i < nr && !ret; i++) {
+		report_cli_input_opts(o, i, &one[i]);
+		ret = report_file_open(&rf[i], &one[i], one[i].input,
+				       i ? o->more_inputs[i - 1].ts_offset : 0, one[i].ts2secs,
+				       run->err);
+		if (!ret)
+			ret = report_file_setup(&rf[i], run->err);
+		if (ret && run->err->len && !strstr(strbuf_str(run->err), one[i].input))
+			name_the_file(run->err, one[i].input);
+	}
+	run->opened = !ret;
+	for (i = 0; i < nr && !ret; i++) {
+		/* JSON: the documents follow each other (as jq reads them), nothing between */
+		if (i && o->format != REPORT_FORMAT_JSON)
+			fputc('\n', stdout);
+		ret = report_profile_print(rf[i].df, &one[i], stdout, run->err);
+		if (ret && run->err->len && !strstr(strbuf_str(run->err), one[i].input))
+			name_the_file(run->err, one[i].input);
+	}
+	for (i = 0; rf && i < nr; i++)
+		report_file_close(&rf[i]);
+	free(rf);
+	free(one);
+	return ret;
+}
+
 static int run_report(struct report_run *run)
 {
 	const struct report_opts *o = run->o;
 	int ret;
 
+	if (o->nr_more_inputs && o->profile)
+		return profile_each(run);
 	if (o->nr_more_inputs && !first_file_only(o))
 		return report_multi_print(o, &run->opened, run->err);
 

@@ -118,6 +118,26 @@ int report_cli_run(const struct report_cli *cli, int parsed)
 	return status;
 }
 
+void report_cli_input_opts(const struct report_opts *o, int i, struct report_opts *one)
+{
+	const struct report_input *in = i ? &o->more_inputs[i - 1] : NULL;
+
+	*one = *o;
+	one->more_inputs = NULL;
+	one->nr_more_inputs = 0;
+	if (!in)
+		return;
+	one->input = in->path;
+	one->filters = in->filters;
+	one->nr_filters = in->nr_filters;
+	one->pids = NULL;
+	one->comms = NULL;
+	one->cpu_set = NULL;
+	one->nr_cpu_set = 0;
+	if (in->ts2secs)
+		one->ts2secs = in->ts2secs;
+}
+
 int report_cli_each(struct dat_file *df, struct report_filter *filter,
 		    int (*fn)(void *arg, struct tep_record *record), void *arg, struct strbuf *err)
 {

@@ -235,7 +235,7 @@ static int set_format(struct report_opts *o, const char *arg)
 
 /*
  * What ktrace cannot print as trace-cmd does for several files (trace-cmd refuses -w itself;
- * its profile and ktrace's JSON/CSV rows have no per-file form).
+ * ktrace's JSON/CSV rows have no per-file form). --profile prints a table per file.
  */
 static int check_multi(const struct report_opts *o)
 {
@@ -243,9 +243,7 @@ static int check_multi(const struct report_opts *o)
 
 	if (!o->nr_more_inputs)
 		return 0;
-	if (o->profile)
-		opt = "--profile";
-	else if (o->format != REPORT_FORMAT_TEXT)
+	if (o->format != REPORT_FORMAT_TEXT && !(o->profile && o->format == REPORT_FORMAT_JSON))
 		opt = o->format == REPORT_FORMAT_JSON ? "--format json" : "--format csv";
 	else if (o->wakeup)
 		opt = "-w";

@@ -41,8 +41,12 @@ struct sql_format_ref {
 	int event_id;
 };
 
-/* What the tables of one connection read: one file. */
+/*
+ * What the tables of one file read. With several -i (a host and its guests) the tables of the
+ * second file are named m1_events, m1_sched_switch..., of the third m2_...: prefix.
+ */
 struct sql_trace {
+	const char *prefix;	/* "" for the first file */
 	struct dat_file *df;
 	struct tep_handle *tep;
 	struct report_layouts *layouts;

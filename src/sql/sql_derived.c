@@ -12,32 +12,44 @@
 #include "ktrace/strv.h"
 #include "sql.h"
 
+/* both %s: the file's table prefix (sql.h) */
 static const char sched_slice[] =
-	"CREATE TEMP VIEW sched_slice AS SELECT cpu, ts, "
+	"CREATE TEMP VIEW %ssched_slice AS SELECT cpu, ts, "
 	"lead(ts) OVER w - ts AS dur, next_pid AS pid, next_comm AS comm, "
 	"lead(prev_state) OVER w AS end_state "
-	"FROM sched_switch WINDOW w AS (PARTITION BY cpu ORDER BY ts) ORDER BY ts, cpu";
+	"FROM %ssched_switch WINDOW w AS (PARTITION BY cpu ORDER BY ts) ORDER BY ts, cpu";
 
-static bool has_table(const struct sql_trace *t, const char *name)
+static bool has_table(const struct sql_trace *t, const char *prefix, const char *name)
 {
+	size_t len = strlen(prefix);
 	int i;
 
 	for (i = 0; t->tables && t->tables[i]; i++)
-		if (!strcmp(t->tables[i], name))
+		if (!strncmp(t->tables[i], prefix, len) && !strcmp(t->tables[i] + len, name))
 			return true;
 	return false;
 }
 
 int sql_derived_create(sqlite3 *db, struct sql_trace *t, struct strbuf *err)
 {
-	char *msg = NULL;
+	const char *prefix = t->prefix ? t->prefix : "";
+	char *msg = NULL, *sql, *name;
+	int ret = 0;
 
-	if (!has_table(t, "sched_switch"))
+	if (!has_table(t, prefix, "sched_switch"))
 		return 0;
-	if (sqlite3_exec(db, sched_slice, NULL, NULL, &msg) != SQLITE_OK) {
-		strbuf_addf(err, "sched_slice: %s", msg ? msg : sqlite3_errmsg(db));
-		sqlite3_free(msg);
-		return -EINVAL;
+	sql = sqlite3_mprintf(sched_slice, prefix, prefix);
+	name = sqlite3_mprintf("%ssched_slice", prefix);
+	if (!sql || !name) {
+		ret = -ENOMEM;
+	} else if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		strbuf_addf(err, "%s: %s", name, msg ? msg : sqlite3_errmsg(db));
+		ret = -EINVAL;
 	}
-	return strv_push(&t->tables, "sched_slice");
+	if (!ret)
+		ret = strv_push(&t->tables, name);
+	sqlite3_free(msg);
+	sqlite3_free(sql);
+	sqlite3_free(name);
+	return ret;
 }

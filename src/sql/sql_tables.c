@@ -39,11 +39,17 @@ static bool name_shared(struct tep_event **all, int nr, const struct tep_event *
 static int add_table(sqlite3 *db, struct sql_trace *t, const char *name,
 		     const sqlite3_module *module, void *aux, struct strbuf *err)
 {
-	if (sqlite3_create_module(db, name, module, aux) != SQLITE_OK) {
-		strbuf_addf(err, "table %s: %s", name, sqlite3_errmsg(db));
-		return -ENOMEM;
+	struct strbuf full = STRBUF_INIT;
+	int ret = strbuf_addf(&full, "%s%s", t->prefix ? t->prefix : "", name);
+
+	if (!ret && sqlite3_create_module(db, strbuf_str(&full), module, aux) != SQLITE_OK) {
+		strbuf_addf(err, "table %s: %s", strbuf_str(&full), sqlite3_errmsg(db));
+		ret = -ENOMEM;
 	}
-	return strv_push(&t->tables, name);
+	if (!ret)
+		ret = strv_push(&t->tables, strbuf_str(&full));
+	strbuf_release(&full);
+	return ret;
 }
 
 static int add_formats(sqlite3 *db, struct sql_trace *t, struct strbuf *err)

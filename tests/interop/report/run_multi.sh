@@ -100,7 +100,17 @@ same_multi "$W/d" -i a -i e/b
 same_multi "$W/d" -i "$W/d/e/b" -i ./a --cpu 2
 same_multi "$W/d" -i a -i a -i e/b --stat
 
-refused=(--profile "--format json" "--format csv" -w)
+# --profile: a table per file, in -i order, each headed by its own name
+run_clean "$corpus" "$KTRACE" report --profile -i sched.dat -i sched_v6.dat > "$W/kt" 2> "$W/kt.err"
+rc=$?
+heads=$(grep '^Profile of ' "$W/kt" | cut -d: -f1 | paste -sd,)
+if [ "$rc" != 0 ] || [ "$heads" != "Profile of sched.dat,Profile of sched_v6.dat" ]; then
+	fail "--profile with two -i: status $rc, tables '$heads': $(head -n 2 "$W/kt.err")"
+else
+	passed=$((passed + 1))
+fi
+
+refused=("--format json" "--format csv" -w)
 for o in "${refused[@]}"; do
 	# shellcheck disable=SC2086
 	run_clean "$corpus" "$KTRACE" report -i sched.dat -i sched_v6.dat $o > "$W/kt" 2> "$W/kt.err"

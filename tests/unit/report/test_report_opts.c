@@ -178,7 +178,7 @@ static void test_several_inputs(void **state)
 static void test_several_inputs_refused(void **state)
 {
 	static const char *const refused[][2] = {
-		{ "--profile", NULL }, { "--format", "json" }, { "--format", "csv" }, { "-w", NULL },
+		{ "--format", "json" }, { "--format", "csv" }, { "-w", NULL },
 	};
 	struct report_opts o;
 	size_t i;
@@ -196,6 +196,10 @@ static void test_several_inputs_refused(void **state)
 		assert_int_equal(parse(&o, argv), 0);
 		report_opts_release(&o);
 	}
+	/* --profile prints a table per file */
+	assert_int_equal(PARSE(&o, "-i", "1.dat", "-i", "2.dat", "--profile"), 0);
+	assert_int_equal(o.nr_more_inputs, 1);
+	report_opts_release(&o);
 	/* trace-cmd takes a bare FILE only as the one input */
 	assert_int_equal(PARSE(&o, "-i", "1.dat", "-i", "2.dat", "3.dat"), KT_ERR_USAGE);
 	report_opts_release(&o);
