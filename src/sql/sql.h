@@ -13,7 +13,11 @@
  *   sql_events.c   the events table
  *   sql_format.c   one table per event format of the file
  *   sql_tables.c   the tables of a file and their names
- *   sql_derived.c  views over them: sched_slice
+ *   sql_derived.c  views over them: sched_slice, thread_state, wakeup (sql_derived.h)
+ *   sql_derived_sys.c  syscall, irq, softirq, thread, process
+ *   sql_functions.c    task_state(), syscall_name(), softirq_name(), ksym()
+ *   sql_fgraph.c   fgraph_call: function_graph entries and exits paired, per task
+ *   sql_meta.c     lost_events, files, instances
  *   sql_run.c      the queries and their output (table, csv, json), and -o
  */
 #include <stdbool.h>
@@ -38,6 +42,7 @@ struct sql_trace;
 struct sql_format_ref {
 	struct sql_trace *trace;
 	int event_id;
+	const char *table;	/* its name (one of tables) */
 };
 
 /* What the tables of one connection read: one file. */
@@ -47,6 +52,7 @@ struct sql_trace {
 	struct report_layouts *layouts;
 	char **tables;		/* the names of the tables, NULL-terminated (strv.h) */
 	struct sql_format_ref *formats;	/* one per format table */
+	int nr_formats;
 };
 
 /* ------------------------------------------------------------------ scan */
@@ -76,6 +82,8 @@ struct sql_table_ops {
 	int (*column)(sqlite3_vtab *vtab, sqlite3_context *ctx, const struct tep_record *r,
 		      int buffer, int col);
 	void (*free)(sqlite3_vtab *vtab);
+	/* NULL, or false for a record of the table's event that is no row of it */
+	bool (*keep)(const struct tep_record *r);
 };
 
 /* Every table's sqlite3_vtab: the trace, its columns, and the event it holds (-1: all). */
@@ -89,8 +97,10 @@ struct sql_table {
 /* The columns every table starts with. */
 enum { SQL_COL_TS, SQL_COL_CPU };
 
-/* The modules of the two kinds of table (sql_vtab.c), made by these (their xCreate). */
-extern const sqlite3_module sql_events_module, sql_format_module;
+/* The modules of the tables of records (sql_vtab.c), made by these (their xCreate). */
+extern const sqlite3_module sql_events_module, sql_format_module, sql_lost_module;
+/* fgraph_call (sql_fgraph.c): aux is the struct sql_trace */
+extern const sqlite3_module sql_fgraph_module;
 int sql_table_error(sqlite3_vtab *vtab, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -98,6 +108,11 @@ int sql_events_create(sqlite3 *db, void *aux, int argc, const char *const *argv,
 		      sqlite3_vtab **out, char **err);
 int sql_format_create(sqlite3 *db, void *aux, int argc, const char *const *argv,
 		      sqlite3_vtab **out, char **err);
+int sql_lost_create(sqlite3 *db, void *aux, int argc, const char *const *argv,
+		    sqlite3_vtab **out, char **err);
+
+/* lost_events, fgraph_call, files, instances; 0 or -errno (message in err). */
+int sql_meta_create(sqlite3 *db, struct sql_trace *t, struct strbuf *err);
 
 /*
  * Makes every table of the file: each is an eponymous virtual table (its module's name), so
