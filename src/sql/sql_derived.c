@@ -11,7 +11,8 @@
  *                 prev_state is end_state (NULL, as dur, for the last one of each cpu)
  *   thread_state  per task, from each change to the next: running (switched in), what
  *                 task_state() says of prev_state when switched out, runnable when woken
- *                 (with the waker); a wakeup of a task that is running or runnable is no change
+ *                 or forked (with the waker, or the parent); a wakeup of a task that is
+ *                 running or runnable is no change (as report --profile counts)
  *   wakeup        the first wakeup of a task since it last left a CPU, and the switch-in that
  *                 ends it: latency = switch_ts - ts (as `ktrace hist wakeup` counts)
  *   sql_derived_sys.c: syscall, irq, softirq, thread, process
@@ -88,6 +89,7 @@ static void add_wakes(const struct sql_trace *t, struct strbuf *sb, const char *
 static int sched_views(sqlite3 *db, struct sql_trace *t, struct strbuf *err)
 {
 	const char *sw = sql_format_table(t, "sched", "sched_switch");
+	const char *fork = sql_format_table(t, "sched", "sched_process_fork");
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
@@ -107,6 +109,10 @@ static int sched_views(sqlite3 *db, struct sql_trace *t, struct strbuf *err)
 			    sw, sw);
 		add_wakes(t, &sb, "ts, rowid, target_cpu, pid, comm, 'runnable', 1, common_pid, "
 			  "common_comm");
+		/* a new task is runnable from its fork: its wakeup_new may not be in the file */
+		if (fork)
+			strbuf_addf(&sb, " UNION ALL SELECT ts, rowid, cpu, child_pid, child_comm, "
+				    "'runnable', 1, parent_pid, parent_comm FROM \"%s\"", fork);
 		strbuf_addstr(&sb, "), k AS (SELECT *, lag(state) OVER (PARTITION BY pid "
 			      "ORDER BY ts, seq) AS before FROM ev) "
 			      "SELECT ts, lead(ts) OVER w - ts, pid, comm, state, cpu, waker_pid, "
