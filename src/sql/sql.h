@@ -34,7 +34,7 @@ struct tep_record;
 struct report_layouts;
 
 /* The schema the tables have; PRAGMA user_version of the database (and of -o's file). */
-#define SQL_SCHEMA_VERSION 1
+#define SQL_SCHEMA_VERSION 2
 
 struct sql_trace;
 

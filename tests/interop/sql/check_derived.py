@@ -237,8 +237,33 @@ def check_kprobe(dat, ex):
     CHECKED["example kprobe_in_syscall"] += 1
 
 
+def check_docs(ex, root):
+    """every example is in the man page and the README, as examples.sql has it"""
+    flat = lambda text: " ".join(text.replace("\\-", "-").replace("\\e", "\\").split())
+    for doc in ("man/ktrace-sql.1", "README.md"):
+        text = flat(open(os.path.join(root, doc)).read())
+        for name, query in ex.items():
+            if flat(query) not in text:
+                fail(doc, f"example {name} is not there as examples.sql has it")
+
+
+def check_runs(ex):
+    """every example runs on a file that lacks its tables' events, with no rows"""
+    dat = os.path.join(CORPUS, "kprobe.dat")
+    for name, query in ex.items():
+        try:
+            rows = sql(dat, query)
+        except RuntimeError as e:
+            fail(name, str(e))
+            continue
+        if name not in ("events_per_second", "top_tasks") and rows:
+            fail(name, f"rows on kprobe.dat, which has no syscall/sched/fgraph events: {rows}")
+
+
 def main():
     ex = examples()
+    check_docs(ex, os.path.join(os.path.dirname(EXAMPLES), "..", "..", ".."))
+    check_runs(ex)
     files = sorted(f for f in os.listdir(CORPUS) if f.endswith(".dat"))
     if not files:
         print(f"no corpus files in {CORPUS}")

@@ -226,7 +226,7 @@ def check_db(case, dat):
         version = con.execute("PRAGMA user_version").fetchone()[0]
         con.close()
         want = sql(dat, "SELECT count(*) AS n FROM events")[0]["n"]
-        if n != want or version != 1:
+        if n != want or version != 2:
             fail(case, f"-o: {n} events (want {want}), user_version {version}")
         p = run([KTRACE, "sql", "-i", dat, "-o", db])
         if p.returncode != 1 or "exists" not in p.stderr:
