@@ -19,6 +19,7 @@
  *   sql_fgraph.c   fgraph_call: function_graph entries and exits paired, per task
  *   sql_meta.c     lost_events, files, instances
  *   sql_run.c      the queries and their output (table, csv, json), and -o
+ *   sql_prompt.c   the interactive prompt, with libedit's line editing and history
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -134,6 +135,11 @@ enum sql_format {
 /* Runs every statement of sql, printing each one's rows; 0 or -EINVAL (message in err). */
 int sql_run(sqlite3 *db, const struct sql_trace *t, const char *sql, enum sql_format format,
 	    FILE *out, struct strbuf *err);
+/*
+ * The interactive prompt (stdin a terminal): statements as they are typed, each run as
+ * sql_run() runs a QUERY, an error printed without ending it; history in ~/.ktrace_sql_history.
+ */
+int sql_prompt(sqlite3 *db, const struct sql_trace *t, enum sql_format format, FILE *out);
 /* Copies every table into the SQLite file path (which must not exist); 0 or -errno. */
 int sql_materialise(sqlite3 *db, const struct sql_trace *t, const char *path,
 		    struct strbuf *err);

@@ -2,10 +2,11 @@
 /*
  * The derived tables of entries and exits, and of tasks (sql_derived.c says how they order):
  *
- *   syscall  one row per syscall entry (raw_syscalls:sys_enter or syscalls:sys_enter_NAME):
- *            dur and ret from the exit of the same number that is the task's next event of
- *            the two, NULL without one (exit_group, a successful execve, the trace's end), as
- *            `ktrace hist syscall` pairs them
+ *   syscall  one row per syscall entry (raw_syscalls:sys_enter and syscalls:sys_enter_NAME;
+ *            a syscall both record is there twice, as hist counts it): dur and ret from the
+ *            exit of the same number that is the task's next entry or exit, NULL without one
+ *            (exit_group, a successful execve, the trace's end), as `ktrace hist syscall`
+ *            pairs them
  *   irq      one row per irq_handler_entry, dur and ret from the cpu's next irq_handler_exit
  *   softirq  one row per softirq_entry, dur from the cpu's next softirq_exit of that vec
  *   thread   one row per name a task was seen with: first and last ts of it (sched events'
@@ -52,7 +53,7 @@ static int syscall_create(sqlite3 *db, struct sql_trace *t, struct strbuf *err)
 			    "cpu, pid, comm, id, ret, NULL, 'x' FROM \"%s\"", sep, enter, exit);
 		sep = " UNION ALL ";
 	}
-	for (i = 0; i < t->nr_formats && !enter; i++) {
+	for (i = 0; i < t->nr_formats; i++) {
 		struct tep_event *e = tep_find_event(t->tep, t->formats[i].event_id);
 		bool in;
 
