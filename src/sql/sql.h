@@ -14,7 +14,8 @@
  *   sql_format.c   one table per event format of the file
  *   sql_tables.c   the tables of a file and their names
  *   sql_derived.c  views over them: sched_slice, thread_state, wakeup (sql_derived.h)
- *   sql_derived_sys.c  syscall, irq, softirq, thread, process
+ *   sql_derived_sys.c  irq, softirq, thread, process
+ *   sql_syscall.c  syscall: entries and exits paired per task, in one walk
  *   sql_functions.c    task_state(), syscall_name(), softirq_name(), ksym()
  *   sql_fgraph.c   fgraph_call: function_graph entries and exits paired, per task
  *   sql_meta.c     lost_events, files, instances
@@ -100,8 +101,8 @@ enum { SQL_COL_TS, SQL_COL_CPU };
 
 /* The modules of the tables of records (sql_vtab.c), made by these (their xCreate). */
 extern const sqlite3_module sql_events_module, sql_format_module, sql_lost_module;
-/* fgraph_call (sql_fgraph.c): aux is the struct sql_trace */
-extern const sqlite3_module sql_fgraph_module;
+/* fgraph_call (sql_fgraph.c), syscall (sql_syscall.c): aux is the struct sql_trace */
+extern const sqlite3_module sql_fgraph_module, sql_syscall_module;
 int sql_table_error(sqlite3_vtab *vtab, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

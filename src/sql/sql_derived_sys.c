@@ -2,11 +2,7 @@
 /*
  * The derived tables of entries and exits, and of tasks (sql_derived.c says how they order):
  *
- *   syscall  one row per syscall entry (raw_syscalls:sys_enter and syscalls:sys_enter_NAME;
- *            a syscall both record is there twice, as hist counts it): dur and ret from the
- *            exit of the same number that is the task's next entry or exit, NULL without one
- *            (exit_group, a successful execve, the trace's end), as `ktrace hist syscall`
- *            pairs them
+ *   syscall  sql_syscall.c's (one walk, not a view)
  *   irq      one row per irq_handler_entry, dur and ret from the cpu's next irq_handler_exit
  *   softirq  one row per softirq_entry, dur from the cpu's next softirq_exit of that vec
  *   thread   one row per name a task was seen with: first and last ts of it (sched events'
@@ -14,14 +10,14 @@
  *   process  one row per task forked, exec'd or exited in the trace, with its parent (fork),
  *            the program exec'd and when
  */
+#include <errno.h>
 #include <string.h>
 
 #include <traceevent/event-parse.h>
 
+#include "ktrace/strv.h"
 #include "sql_derived.h"
 
-static const struct sql_view syscall_view = {
-	"syscall", "ts, dur, cpu, pid, comm, nr, name, ret" };
 static const struct sql_view irq_view = { "irq", "ts, dur, cpu, irq, name, ret" };
 static const struct sql_view softirq_view = { "softirq", "ts, dur, cpu, vec, name" };
 static const struct sql_view thread_view = { "thread", "tid, comm, first_ts, last_ts" };
@@ -39,41 +35,14 @@ static void add_pairs(struct strbuf *sb, const char *by, const char *key, const 
 
 #define PAIRED(X) "CASE WHEN paired THEN " X " END"
 
+/* sql_syscall.c's table, where the view would be in the list */
 static int syscall_create(sqlite3 *db, struct sql_trace *t, struct strbuf *err)
 {
-	const char *enter = sql_format_table(t, "raw_syscalls", "sys_enter");
-	const char *exit = sql_format_table(t, "raw_syscalls", "sys_exit");
-	struct strbuf sb = STRBUF_INIT;
-	const char *sep = "WITH ev(ts, seq, cpu, pid, comm, nr, ret, ename, kind) AS (";
-	int i, ret;
-
-	if (enter && exit) {
-		strbuf_addf(&sb, "%sSELECT ts, rowid, cpu, pid, comm, id, NULL, "
-			    "NULL, 'e' FROM \"%s\" UNION ALL SELECT ts, rowid, "
-			    "cpu, pid, comm, id, ret, NULL, 'x' FROM \"%s\"", sep, enter, exit);
-		sep = " UNION ALL ";
+	if (sqlite3_create_module(db, "syscall", &sql_syscall_module, t) != SQLITE_OK) {
+		strbuf_addf(err, "table syscall: %s", sqlite3_errmsg(db));
+		return -ENOMEM;
 	}
-	for (i = 0; i < t->nr_formats; i++) {
-		struct tep_event *e = tep_find_event(t->tep, t->formats[i].event_id);
-		bool in;
-
-		if (!e || strcmp(e->system, "syscalls") ||
-		    !tep_find_field(e, "__syscall_nr"))
-			continue;
-		in = !strncmp(e->name, "sys_enter_", 10);
-		if (!in && (strncmp(e->name, "sys_exit_", 9) || !tep_find_field(e, "ret")))
-			continue;
-		strbuf_addf(&sb, "%sSELECT ts, rowid, cpu, pid, comm, __syscall_nr, %s, '%s', '%c' "
-			    "FROM \"%s\"", sep, in ? "NULL" : "ret", e->name + (in ? 10 : 9),
-			    in ? 'e' : 'x', t->formats[i].table);
-		sep = " UNION ALL ";
-	}
-	if (*sep != 'W')
-		add_pairs(&sb, "pid", "nr", "ts, " PAIRED("nts - ts") ", cpu, pid, comm, nr, "
-			  "coalesce(syscall_name(nr), ename, nr), " PAIRED("nret"));
-	ret = sql_view_create(db, t, &syscall_view, *sep != 'W' ? strbuf_str(&sb) : NULL, err);
-	strbuf_release(&sb);
-	return ret;
+	return strv_push(&t->tables, "syscall");
 }
 
 static int irq_create(sqlite3 *db, struct sql_trace *t, struct strbuf *err)
