@@ -106,7 +106,5 @@ int hist_funcgraph_new(const struct hist_source_conf *c, struct hist_source **ou
 int hist_event_new(const struct hist_source_conf *c, struct hist_source **out,
 		   struct strbuf *err);
 
-/* The x86_64 name of syscall `nr`, NULL when unknown (generated: gen_syscall_names.sh). */
-const char *hist_syscall_name(long nr);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "ktrace/syscall_name.h"
 #include "hist.h"
 
 struct hist_syscall {
@@ -41,7 +42,7 @@ static int add_duration(struct hist_syscall *s, struct tep_event *e, struct tep_
 			long nr)
 {
 	struct hist_start *st = hist_pending_get(&s->pending, tep_data_pid(s->tep, rec));
-	const char *name = hist_syscall_name(nr);
+	const char *name = syscall_name(nr);
 	char buf[32];
 
 	if (!st)

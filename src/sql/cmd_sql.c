@@ -42,7 +42,8 @@ static const struct kt_option sql_options[] = {
 
 static const struct kt_command_help sql_help = {
 	.name = "sql",
-	.usage = "[-i FILE...] [--format table|csv|json] [-o DB [--force]] [-f FILE | QUERY]",
+	.usage = "[-i FILE...] [--format table|csv|json] [-o DB [--force]] [-f FILE | QUERY]\n"
+		 "(no QUERY nor -f: a prompt on a terminal, else the queries from stdin)",
 	.summary = "Run SQL queries over the events of a trace.dat file (see ktrace-sql(1)).",
 	.options = sql_options,
 };
@@ -65,9 +66,6 @@ static int parse(struct sql_args *a, int argc, char **argv)
 		return ret;
 	if (a->query && a->query_file)
 		return kt_usage_error("sql", "-f", a->query_file, "and a QUERY: give one");
-	if (!a->query && !a->query_file && !a->output)
-		return kt_usage_error("sql", "QUERY", NULL, "missing: give a QUERY, -f FILE or "
-				      "-o DB (see 'ktrace sql -h')");
 	if (a->force && !a->output)
 		return kt_usage_error("sql", "--force", NULL, "applies to -o only");
 	for (i = 0; a->format_name && i < 3; i++)
@@ -160,12 +158,16 @@ static int run(const struct sql_args *a, struct strbuf *err)
 	struct sql_trace *t = calloc(nr, sizeof(*t));
 	sqlite3 *db = NULL;
 	int ret = t ? 0 : -ENOMEM;
+	bool prompt = !a->query && !a->query_file && !a->output && isatty(STDIN_FILENO);
+	bool from_stdin = !a->query && !a->query_file && !a->output && !prompt;
 
-	if (!ret && a->query_file) {
+	if (!ret && a->query_file)
 		ret = strbuf_read_file(&queries, a->query_file);
-		if (ret < 0)
-			strbuf_addf(err, "%s: %s", a->query_file, strerror(-ret));
-		ret = ret < 0 ? ret : 0;
+	else if (!ret && from_stdin)
+		ret = strbuf_read_fd(&queries, STDIN_FILENO);
+	if (ret < 0)
+		strbuf_addf(err, "%s: %s", a->query_file ? a->query_file : "stdin", strerror(-ret));
+	ret = ret < 0 ? ret : 0;
 	}
 	if (!ret && sqlite3_open(":memory:", &db) != SQLITE_OK) {
 		strbuf_addstr(err, "cannot open an SQLite database in memory");
@@ -184,9 +186,11 @@ static int run(const struct sql_args *a, struct strbuf *err)
 		ret = machines_table(db, t, nr, err);
 	if (!ret && a->output)
 		ret = write_db(db, a, &t[0], err);
-	if (!ret && (a->query || a->query_file))
+	if (!ret && (a->query || a->query_file || from_stdin))
 		ret = sql_run(db, &t[0], a->query ? a->query : strbuf_str(&queries), a->format,
 			      stdout, err);
+	if (!ret && prompt)
+		ret = sql_prompt(db, &t, a->format, stdout);
 	if (fflush(stdout) && !ret) {
 		strbuf_addf(err, "writing the output: %s", strerror(errno));
 		ret = -EIO;

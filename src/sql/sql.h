@@ -13,9 +13,15 @@
  *   sql_events.c   the events table
  *   sql_format.c   one table per event format of the file
  *   sql_tables.c   the tables of a file and their names
- *   sql_derived.c  views over them: sched_slice
+ *   sql_derived.c  views over them: sched_slice, thread_state, wakeup (sql_derived.h)
+ *   sql_derived_sys.c  irq, softirq, thread, process
+ *   sql_syscall.c  syscall: entries and exits paired per task, in one walk
+ *   sql_functions.c    task_state(), syscall_name(), softirq_name(), ksym()
+ *   sql_fgraph.c   fgraph_call: function_graph entries and exits paired, per task
+ *   sql_meta.c     lost_events, files, instances
  *   sql_run.c      the queries and their output (table, csv, json), and -o
  *   sql_open.c     a file's tables in a connection, for other layers (export)
+ *   sql_prompt.c   the interactive prompt, with libedit's line editing and history
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -31,7 +37,7 @@ struct tep_record;
 struct report_layouts;
 
 /* The schema the tables have; PRAGMA user_version of the database (and of -o's file). */
-#define SQL_SCHEMA_VERSION 1
+#define SQL_SCHEMA_VERSION 2
 
 struct sql_trace;
 
@@ -39,6 +45,7 @@ struct sql_trace;
 struct sql_format_ref {
 	struct sql_trace *trace;
 	int event_id;
+	const char *table;	/* its name (one of tables) */
 };
 
 /*
@@ -52,6 +59,7 @@ struct sql_trace {
 	struct report_layouts *layouts;
 	char **tables;		/* the names of the tables, NULL-terminated (strv.h) */
 	struct sql_format_ref *formats;	/* one per format table */
+	int nr_formats;
 };
 
 /* ------------------------------------------------------------------ scan */
@@ -81,6 +89,8 @@ struct sql_table_ops {
 	int (*column)(sqlite3_vtab *vtab, sqlite3_context *ctx, const struct tep_record *r,
 		      int buffer, int col);
 	void (*free)(sqlite3_vtab *vtab);
+	/* NULL, or false for a record of the table's event that is no row of it */
+	bool (*keep)(const struct tep_record *r);
 };
 
 /* Every table's sqlite3_vtab: the trace, its columns, and the event it holds (-1: all). */
@@ -94,8 +104,10 @@ struct sql_table {
 /* The columns every table starts with. */
 enum { SQL_COL_TS, SQL_COL_CPU };
 
-/* The modules of the two kinds of table (sql_vtab.c), made by these (their xCreate). */
-extern const sqlite3_module sql_events_module, sql_format_module;
+/* The modules of the tables of records (sql_vtab.c), made by these (their xCreate). */
+extern const sqlite3_module sql_events_module, sql_format_module, sql_lost_module;
+/* fgraph_call (sql_fgraph.c), syscall (sql_syscall.c): aux is the struct sql_trace */
+extern const sqlite3_module sql_fgraph_module, sql_syscall_module;
 int sql_table_error(sqlite3_vtab *vtab, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -103,6 +115,11 @@ int sql_events_create(sqlite3 *db, void *aux, int argc, const char *const *argv,
 		      sqlite3_vtab **out, char **err);
 int sql_format_create(sqlite3 *db, void *aux, int argc, const char *const *argv,
 		      sqlite3_vtab **out, char **err);
+int sql_lost_create(sqlite3 *db, void *aux, int argc, const char *const *argv,
+		    sqlite3_vtab **out, char **err);
+
+/* lost_events, fgraph_call, files, instances; 0 or -errno (message in err). */
+int sql_meta_create(sqlite3 *db, struct sql_trace *t, struct strbuf *err);
 
 /*
  * Makes every table of the file: each is an eponymous virtual table (its module's name), so
@@ -124,6 +141,11 @@ enum sql_format {
 /* Runs every statement of sql, printing each one's rows; 0 or -EINVAL (message in err). */
 int sql_run(sqlite3 *db, const struct sql_trace *t, const char *sql, enum sql_format format,
 	    FILE *out, struct strbuf *err);
+/*
+ * The interactive prompt (stdin a terminal): statements as they are typed, each run as
+ * sql_run() runs a QUERY, an error printed without ending it; history in ~/.ktrace_sql_history.
+ */
+int sql_prompt(sqlite3 *db, const struct sql_trace *t, enum sql_format format, FILE *out);
 /* Copies every table into the SQLite file path (which must not exist); 0 or -errno. */
 int sql_materialise(sqlite3 *db, const struct sql_trace *t, const char *path,
 		    struct strbuf *err);

@@ -5,6 +5,7 @@
  * row) or JSON (one object per row and line, as `report --format json`), the last two streamed.
  * A statement without columns (PRAGMA, CREATE VIEW) prints nothing.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,23 +193,90 @@ static int csv_header(sqlite3_stmt *st, struct strbuf *line)
 	return strbuf_addch(line, '\n');
 }
 
-/* "no such table: x": which tables there are */
-static void explain_error(sqlite3 *db, const struct sql_trace *t, struct strbuf *err)
+/* Where in the text offset is, as "line L column C" (both from 1). */
+static void put_position(struct strbuf *err, const char *text, int offset)
 {
-	const char *msg = sqlite3_errmsg(db);
+	int i, line = 1, col = 1;
+
+	for (i = 0; i < offset && text[i]; i++) {
+		col = text[i] == '\n' ? 1 : col + 1;
+		line += text[i] == '\n';
+	}
+	strbuf_addf(err, "line %d column %d: ", line, col);
+}
+
+static bool word_at(const char *text, size_t len, const char *p, size_t n)
+{
+	return (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+	       (p + n == text + len || !(isalnum((unsigned char)p[n]) || p[n] == '_'));
+}
+
+/* " (TABLE: col, col, ...)" for each table the statement names */
+static void put_columns(sqlite3 *db, const struct sql_trace *t, const char *stmt, size_t len,
+			struct strbuf *err)
+{
 	int i;
 
-	strbuf_addstr(err, msg);
-	if (strncmp(msg, "no such table", 13))
-		return;
-	strbuf_addstr(err, " (the tables:");
-	for (i = 0; t->tables && t->tables[i]; i++)
-		strbuf_addf(err, " %s", t->tables[i]);
-	strbuf_addch(err, ')');
+	for (i = 0; t->tables && t->tables[i]; i++) {
+		size_t n = strlen(t->tables[i]);
+		const char *p = stmt;
+		sqlite3_stmt *info;
+		char *q;
+		bool named = false;
+
+		while (!named && (p = strcasestr(p, t->tables[i])) && p + n <= stmt + len) {
+			named = word_at(stmt, len, p, n);
+			p += n;
+		}
+		if (!named)
+			continue;
+		q = sqlite3_mprintf("SELECT name FROM pragma_table_info(%Q)", t->tables[i]);
+		if (q && sqlite3_prepare_v2(db, q, -1, &info, NULL) == SQLITE_OK) {
+			const char *sep = ": ";
+
+			strbuf_addf(err, " (%s", t->tables[i]);
+			while (sqlite3_step(info) == SQLITE_ROW) {
+				strbuf_addf(err, "%s%s", sep, sqlite3_column_text(info, 0));
+				sep = ", ";
+			}
+			strbuf_addch(err, ')');
+			sqlite3_finalize(info);
+		}
+		sqlite3_free(q);
+	}
+}
+
+/*
+ * SQLite's message, where it is in the text (when SQLite says), and for a name it does not know
+ * what there is: every table for a table, the columns of the tables named for a column.
+ */
+static void explain_error(sqlite3 *db, const struct sql_trace *t, const char *text,
+			  const char *stmt, struct strbuf *err)
+{
+	struct strbuf msg = STRBUF_INIT;
+	const char *end;
+	int i, offset = sqlite3_error_offset(db);
+
+	/* the message first: the lookups below reset SQLite's */
+	strbuf_addstr(&msg, sqlite3_errmsg(db));
+	if (offset >= 0)
+		put_position(err, text, (int)(stmt - text) + offset);
+	strbuf_addstr(err, strbuf_str(&msg));
+	if (!strncmp(strbuf_str(&msg), "no such table", 13)) {
+		strbuf_addstr(err, " (the tables:");
+		for (i = 0; t->tables && t->tables[i]; i++)
+			strbuf_addf(err, " %s", t->tables[i]);
+		strbuf_addch(err, ')');
+	} else if (!strncmp(strbuf_str(&msg), "no such column", 14)) {
+		sqlite3_complete(stmt);
+		end = strchr(stmt, ';');
+		put_columns(db, t, stmt, end ? (size_t)(end - stmt) : strlen(stmt), err);
+	}
+	strbuf_release(&msg);
 }
 
 static int run_statement(sqlite3 *db, const struct sql_trace *t, sqlite3_stmt *st,
-			 enum sql_format format, FILE *out, struct strbuf *err)
+			 const char *text, enum sql_format format, FILE *out, struct strbuf *err)
 {
 	struct strbuf line = STRBUF_INIT;
 	struct table table = { 0 };
@@ -231,7 +299,7 @@ static int run_statement(sqlite3 *db, const struct sql_trace *t, sqlite3_stmt *s
 			fwrite(line.buf, 1, line.len, out);
 	}
 	if (!ret && rc != SQLITE_DONE) {
-		explain_error(db, t, err);
+		explain_error(db, t, text, sqlite3_sql(st), err);
 		ret = -EINVAL;
 	}
 	if (!ret && columns && format == SQL_FORMAT_TABLE)
@@ -244,20 +312,21 @@ static int run_statement(sqlite3 *db, const struct sql_trace *t, sqlite3_stmt *s
 int sql_run(sqlite3 *db, const struct sql_trace *t, const char *sql, enum sql_format format,
 	    FILE *out, struct strbuf *err)
 {
-	const char *next = sql;
+	const char *next = sql, *stmt;
 	sqlite3_stmt *st;
 	int ret = 0, nth = 0;
 
 	while (!ret && *next) {
-		if (sqlite3_prepare_v2(db, next, -1, &st, &next) != SQLITE_OK) {
-			explain_error(db, t, err);
+		stmt = next;
+		if (sqlite3_prepare_v2(db, stmt, -1, &st, &next) != SQLITE_OK) {
+			explain_error(db, t, sql, stmt, err);
 			return -EINVAL;
 		}
 		if (!st)
 			continue;	/* a comment or blanks */
 		if (nth++ && format == SQL_FORMAT_TABLE && sqlite3_column_count(st))
 			fputc('\n', out);
-		ret = run_statement(db, t, st, format, out, err);
+		ret = run_statement(db, t, st, sql, format, out, err);
 		sqlite3_finalize(st);
 	}
 	return ret;

@@ -14,7 +14,11 @@
 #include "ktrace/strv.h"
 #include "sql.h"
 
-static const char *const fixed_tables[] = { "events", "sched_slice", "syscall", NULL };
+/* the tables that are not formats, and names SQLite keeps */
+static const char *const fixed_tables[] = {
+	"events", "sched_slice", "thread_state", "wakeup", "syscall", "irq", "softirq",
+	"fgraph_call", "thread", "process", "lost_events", "files", "instances", NULL
+};
 
 static bool is_fixed(const char *name)
 {
@@ -72,6 +76,8 @@ static int add_formats(sqlite3 *db, struct sql_trace *t, struct strbuf *err)
 		t->formats[i].trace = t;
 		t->formats[i].event_id = all[i]->id;
 		ret = add_table(db, t, strbuf_str(&name), &sql_format_module, &t->formats[i], err);
+		if (!ret)
+			t->formats[t->nr_formats++].table = t->tables[strv_len(t->tables) - 1];
 	}
 	strbuf_release(&name);
 	/* the list is libtraceevent's, kept in the handle */

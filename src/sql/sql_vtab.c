@@ -139,7 +139,9 @@ static int cursor_next(sqlite3_vtab_cursor *cur)
 			return SQLITE_OK;
 		}
 		c->rowid++;
-		if (t->event_id < 0 || tep_data_type(t->trace->tep, c->record) == t->event_id)
+		if (t->event_id >= 0 && tep_data_type(t->trace->tep, c->record) != t->event_id)
+			continue;
+		if (!t->ops->keep || t->ops->keep(c->record))
 			return SQLITE_OK;
 	}
 }
@@ -213,3 +215,4 @@ static int table_disconnect(sqlite3_vtab *vtab)
 
 const sqlite3_module sql_events_module = SQL_MODULE(sql_events_create);
 const sqlite3_module sql_format_module = SQL_MODULE(sql_format_create);
+const sqlite3_module sql_lost_module = SQL_MODULE(sql_lost_create);

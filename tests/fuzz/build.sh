@@ -10,7 +10,7 @@ root=$(realpath "$1") depfile=$2 out_dat=$3 out_net=$4 out_filter=$5 out_format=
 shift 6
 objdir=$(dirname "$out_dat")/fuzz-obj
 mkdir -p "$objdir"
-pkgs="libtracefs libtraceevent zlib libzstd sqlite3 openssl"
+pkgs="libtracefs libtraceevent zlib libzstd sqlite3 openssl libedit"
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 cflags="-g -O1 -fno-omit-frame-pointer -std=gnu11 -D_GNU_SOURCE $san
 	-I$root/include -I$root/src/dat -I$root/src/listen -I$root/src/report -I$root/tests/unit -I$root/tests/fuzz
