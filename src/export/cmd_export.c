@@ -93,8 +93,6 @@ static int check_args(void *priv)
 	if (a->perfetto && (a->tables || a->partition || a->force))
 		return usage(a->tables ? "--table" : a->partition ? "--partition" : "--force",
 			     "applies to --parquet only");
-	if (a->perfetto && a->o.nr_more_inputs)
-		return usage("-i", "--perfetto reads one input file");
 	if (a->perfetto)
 		return 0;
 	if (!a->parquet)

@@ -168,7 +168,6 @@ static int run(const struct sql_args *a, struct strbuf *err)
 	if (ret < 0)
 		strbuf_addf(err, "%s: %s", a->query_file ? a->query_file : "stdin", strerror(-ret));
 	ret = ret < 0 ? ret : 0;
-	}
 	if (!ret && sqlite3_open(":memory:", &db) != SQLITE_OK) {
 		strbuf_addstr(err, "cannot open an SQLite database in memory");
 		ret = -ENOMEM;
@@ -190,7 +189,7 @@ static int run(const struct sql_args *a, struct strbuf *err)
 		ret = sql_run(db, &t[0], a->query ? a->query : strbuf_str(&queries), a->format,
 			      stdout, err);
 	if (!ret && prompt)
-		ret = sql_prompt(db, &t, a->format, stdout);
+		ret = sql_prompt(db, &t[0], a->format, stdout);
 	if (fflush(stdout) && !ret) {
 		strbuf_addf(err, "writing the output: %s", strerror(errno));
 		ret = -EIO;
