@@ -35,6 +35,7 @@ int cmd_record(int argc, char **argv);
 int cmd_start(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
+int cmd_save(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
