@@ -222,7 +222,8 @@ static int save(struct flight *f, const char *why, bool swapped, bool forced)
 		return -EAGAIN;
 	}
 	strbuf_reset(&f->err);
-	reach = flight_reach_back(&f->saver);
+	/* the kernel trigger already swapped: the stats are the fresh half's */
+	reach = swapped ? -1 : flight_reach_back(&f->saver);
 	ret = flight_save(&f->saver, swapped, &f->err);
 	if (ret) {
 		fprintf(stderr, "ktrace record: %s: the save failed: %s\n", why,

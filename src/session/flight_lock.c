@@ -38,14 +38,28 @@ static pid_t read_holder(int fd, struct strbuf *last)
 	return (pid_t)strtol(buf, NULL, 10);
 }
 
+/* A minimal system (an initramfs) may have no /run yet. */
+static int make_dir(void)
+{
+	char parent[] = KT_UNDO_JOURNAL_DIR;
+
+	if (!mkdir(KT_UNDO_JOURNAL_DIR, 0755) || errno == EEXIST)
+		return 0;
+	*strrchr(parent, '/') = '\0';
+	if (errno != ENOENT || !parent[0] || (mkdir(parent, 0755) && errno != EEXIST))
+		return -errno;
+	return mkdir(KT_UNDO_JOURNAL_DIR, 0755) && errno != EEXIST ? -errno : 0;
+}
+
 int flight_lock_take(const char *instance, int *fd, pid_t *holder)
 {
 	struct strbuf path = STRBUF_INIT;
 	int ret = 0;
 
 	*holder = 0;
-	if (mkdir(KT_UNDO_JOURNAL_DIR, 0755) && errno != EEXIST)
-		return -errno;
+	ret = make_dir();
+	if (ret)
+		return ret;
 	lock_path(&path, instance);
 	*fd = open(strbuf_str(&path), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (*fd < 0)
