@@ -4,7 +4,7 @@
 # meson runs each CASE under flock /tmp/ktrace-tracefs.lock. Each save is read by ktrace report
 # and by trace-cmd report (3.1.6); tracefs must be as found afterwards.
 set -u
-K=$1
+K=$(realpath "$1")
 CASE=$2
 T=/sys/kernel/tracing
 W=$(mktemp -d /tmp/ktrace-flight-test.XXXXXX)
@@ -71,7 +71,7 @@ marks() {	# PREFIX FROM TO: trace_marker writes, 10 ms apart
 	done
 }
 
-saves() { ls "$W"/fl-*.dat 2>/dev/null; }
+saves() { ls -1tr "$W"/fl-*.dat 2>/dev/null; }	# in the order written
 
 # The rare event is the exit of a task whose comm is flrare; the save holds it and the second
 # of marks before it, and every mark written after it is in the next save, none twice.
