@@ -219,6 +219,9 @@ static int save(struct flight *f, const char *why, bool swapped, bool forced)
 		if (!f->quiet)
 			fprintf(stderr, "ktrace record: %s %ld ms after the last save: skipped "
 				"(--save-interval %d)\n", why, since, interval);
+		/* what the trigger froze is dropped, or the next swap would bring it back */
+		if (swapped)
+			flight_saver_discard(&f->saver);
 		return -EAGAIN;
 	}
 	strbuf_reset(&f->err);
@@ -269,7 +272,7 @@ static void wait_for_triggers(struct flight *f)
 		case SESSION_END_WATCHED: {
 			bool swapped = flight_trigger_fired(&f->trigger);
 
-			save(f, f->args->save_on, swapped, swapped);
+			save(f, f->args->save_on, swapped, false);
 			if (flight_trigger_rearm(&f->trigger, &f->err))
 				fprintf(stderr, "ktrace record: %s\n", strbuf_str(&f->err));
 			break;

@@ -284,6 +284,14 @@ int flight_keep_seconds(struct flight_saver *fs, int seconds, struct tfs_undo *u
 	return ret;
 }
 
+void flight_saver_discard(struct flight_saver *fs)
+{
+	int i;
+
+	for (i = 0; fs->snapshot && i < fs->nr_names; i++)
+		tfs_inst_write(fs->names[i], "snapshot", "2");
+}
+
 void flight_saver_release(struct flight_saver *fs)
 {
 	free(fs->prefix);

@@ -46,6 +46,8 @@ int flight_keep_seconds(struct flight_saver *fs, int seconds, struct tfs_undo *u
 			struct strbuf *err);
 /* How far back the buffers reach now (now ts - oldest event ts), in seconds; -1 if unknown. */
 double flight_reach_back(const struct flight_saver *fs);
+/* A snapshot kernel: empties the frozen halves (a trigger that came too soon). */
+void flight_saver_discard(struct flight_saver *fs);
 /* Milliseconds since the last save, or -1 before the first. */
 long flight_since_last_ms(const struct flight_saver *fs);
 void flight_saver_release(struct flight_saver *fs);
