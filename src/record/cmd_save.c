@@ -93,8 +93,8 @@ static int report_reply(const struct save_args *a, pid_t pid, const char *inst, 
 	pid_t again;
 
 	if (reply == -ETIMEDOUT) {
-		fprintf(stderr, "ktrace save: the flight recorder (pid %d) did not answer in %d s\n",
-			(int)pid, a->timeout);
+		fprintf(stderr, "ktrace save: the flight recorder (pid %d) did not answer in "
+			"%d s\n", (int)pid, a->timeout);
 		return 1;
 	}
 	if (reply == -EAGAIN) {

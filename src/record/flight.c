@@ -100,17 +100,18 @@ int flight_check(const struct flight_args *fa, const struct plan *plan)
 	int secs, mb, i;
 
 	if (!fa->armed)
-		return flag ? kt_option_error("record", flag, "", "needs --flight-recorder (-W)") : 0;
+		return flag ? kt_option_error("record", flag, "", "needs --flight-recorder (-W)")
+			    : 0;
 	if (plan->net_target)
 		return kt_option_error("record", "-N", plan->net_target,
-				       "sends the trace away; --flight-recorder keeps it in the kernel");
+				       "sends the trace away; -W keeps it in the kernel");
 	if (plan->max_kb)
 		return kt_option_error("record", "-m", "",
 				       "bounds a growing file; --flight-recorder sizes the buffers "
 				       "(-b or --keep)");
 	if (plan->keep)
 		return kt_option_error("record", "-k", "",
-				       "cannot be combined with --flight-recorder (it puts tracefs back)");
+				       "cannot be combined with -W (it puts tracefs back)");
 	if (plan_latency_instance(plan) >= 0)
 		return kt_option_error("record", "-p", "",
 				       "a latency tracer keeps one trace, not a flight recording");
@@ -149,8 +150,8 @@ static int take_locks(struct flight *f)
 
 		ret = flight_lock_take(f->names[i], &f->lock_fds[i], &holder);
 		if (ret == -EBUSY)
-			fprintf(stderr, "ktrace record: a flight recorder (pid %d) is already armed on "
-				"%s%s; stop it first (kill %d)\n", (int)holder,
+			fprintf(stderr, "ktrace record: a flight recorder (pid %d) is already "
+				"armed on %s%s; stop it first (kill %d)\n", (int)holder,
 				f->names[i] ? "instance " : "the top instance",
 				f->names[i] ? f->names[i] : "", (int)holder);
 		else if (ret)

@@ -72,7 +72,8 @@ static int create_file(struct flight_saver *fs)
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
 	for (i = 1; fd < 0 && i < 100; i++) {
 		if (i == 1)
-			snprintf(fs->last_path, sizeof(fs->last_path), "%s-%s.dat", fs->prefix, stamp);
+			snprintf(fs->last_path, sizeof(fs->last_path), "%s-%s.dat", fs->prefix,
+				 stamp);
 		else
 			snprintf(fs->last_path, sizeof(fs->last_path), "%s-%s-%d.dat", fs->prefix,
 				 stamp, i);

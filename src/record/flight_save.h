@@ -18,7 +18,7 @@ struct flight_saver {
 	const char *const *names;	/* the recorded instances, NULL for the top one */
 	int nr_names;
 	char *prefix;			/* absolute: -o without its .dat */
-	bool snapshot;			/* the kernel has a snapshot buffer: swap, read the frozen half */
+	bool snapshot;			/* a snapshot kernel: swap, read the frozen half */
 	int nr_saves;
 	struct timespec last;		/* CLOCK_MONOTONIC of the last save */
 	char last_path[4096];

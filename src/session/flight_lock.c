@@ -197,8 +197,8 @@ int flight_lock_remove_stale(FILE *log)
 			if (!unlink(strbuf_str(&path))) {
 				n++;
 				if (log)
-					fprintf(log, "removed %s (a flight recorder that was killed)\n",
-						strbuf_str(&path));
+					fprintf(log, "removed %s (a flight recorder that was "
+						"killed)\n", strbuf_str(&path));
 			}
 		}
 		strbuf_release(&inst);
