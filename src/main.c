@@ -19,6 +19,7 @@ static const struct kt_command commands[] = {
 	{ "set", cmd_set, NEED_ROOT | NEED_TRACEFS, "change only the given ftrace settings" },
 	{ "stop", cmd_stop, NEED_ROOT | NEED_TRACEFS, "stop tracing (the buffers keep their data)" },
 	{ "extract", cmd_extract, NEED_ROOT | NEED_TRACEFS, "save what the kernel buffers hold" },
+	{ "save", cmd_save, NEED_ROOT, "tell the armed flight recorder (record -W) to save" },
 	{ "reset", cmd_reset, NEED_ROOT | NEED_TRACEFS, "put tracefs back to its defaults" },
 	{ "restart", cmd_restart, NEED_ROOT | NEED_TRACEFS, "turn tracing back on after 'stop'" },
 	{ "clear", cmd_clear, NEED_ROOT | NEED_TRACEFS, "clear the trace buffers" },

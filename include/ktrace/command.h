@@ -36,6 +36,7 @@ int cmd_start(int argc, char **argv);
 int cmd_set(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
+int cmd_save(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_stat(int argc, char **argv);

@@ -143,6 +143,14 @@ int plan_parse(const struct plan_command *cmd, int argc, char **argv, struct pla
 int plan_parse_own(const struct plan_command *cmd, void *own, int argc, char **argv,
 		   struct plan *plan);
 void plan_release(struct plan *plan);
+/*
+ * After parsing: adds the event SPEC (with FILTER and TRIGGER, each may be NULL) to the instance
+ * (NULL: the top one; a new instance is created when the plan has none by that name), checked
+ * as -B/-e/-f/-R would be; buffer_kb sets that instance's -b when not 0. 0 or -errno (a
+ * message printed about the input for -EINVAL).
+ */
+int plan_add_event(struct plan *plan, const char *instance, const char *spec, const char *filter,
+		   const char *trigger, int buffer_kb);
 /* True when the instance asks for a function tracer or function filter (files that may EPERM). */
 bool plan_instance_wants_function(const struct plan_instance *inst);
 /* True when the instance has something to trace (a tracer or enabled events). */

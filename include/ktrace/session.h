@@ -39,6 +39,7 @@ enum session_end {
 	SESSION_END_COMMAND,	/* the command exited */
 	SESSION_END_PIDS,	/* every -P process exited (no command) */
 	SESSION_END_WATCHED,	/* one of the caller's fds woke (e.g. the listener hung up) */
+	SESSION_END_SAVE,	/* SIGUSR1 with save_signal: the flight recorder saves, then waits */
 };
 
 struct trace_session_child {
@@ -58,6 +59,9 @@ struct trace_session {
 	int sig_fd;			/* the blocked signals, -1 before begin */
 	sigset_t old_mask;
 	int stop_signal;		/* the signal that ended the session, 0 if none */
+	bool save_signal;		/* set before begin: SIGUSR1 asks for a save */
+	pid_t save_from;		/* SESSION_END_SAVE: the sender of SIGUSR1 */
+	bool save_queued;		/* it was sent with sigqueue (ktrace save: it waits for a reply) */
 };
 
 /* What trace_session_wait watches besides signals, the command and -P processes. */
@@ -65,6 +69,7 @@ struct session_wait {
 	int tick_ms;			/* the longest wait before tick runs */
 	struct pollfd *watch;		/* any event on one of these ends the wait */
 	int nr_watch;
+	bool watch_keeps_command;	/* a watched wake-up is a trigger, not a reason to stop */
 	/* runs after every wake-up that does not end the wait; timeout: no fd woke */
 	void (*tick)(void *ctx, bool timeout);
 	void *ctx;

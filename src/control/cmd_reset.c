@@ -12,6 +12,7 @@
 #include <tracefs.h>
 
 #include "ktrace/command.h"
+#include "ktrace/flight_lock.h"
 #include "ktrace/options.h"
 #include "ktrace/tfs.h"
 
@@ -122,13 +123,15 @@ static int remove_dynamic_events(unsigned int keep)
 static int restore_journals(void)
 {
 	int n = tfs_undo_replay_stale(stdout, true);
+	/* a killed flight recorder also left its lock: nobody holds it, it goes */
+	int locks = flight_lock_remove_stale(stdout);
 
 	if (n < 0) {
 		fprintf(stderr, "ktrace reset: cannot read %s: %s\n", KT_UNDO_JOURNAL_DIR,
 			strerror(-n));
 		return 1;
 	}
-	if (!n)
+	if (!n && locks <= 0)
 		printf("nothing to restore: no journal of a killed ktrace in %s\n",
 		       KT_UNDO_JOURNAL_DIR);
 	return 0;

@@ -444,7 +444,7 @@ static int check_plan(struct plan *plan)
 static int plan_option(void *ctx, int id, const char *arg)
 {
 	struct plan_parser *ps = ctx;
-	int ret = ps->cmd->option ? ps->cmd->option(ps->own, id, arg) : 1;
+	int ret = ps->cmd->option && ps->own ? ps->cmd->option(ps->own, id, arg) : 1;
 
 	if (ret == 1)
 		ret = parse_instance_opt(ps, id, arg);
@@ -453,11 +453,7 @@ static int plan_option(void *ctx, int id, const char *arg)
 
 int plan_parse(const struct plan_command *cmd, int argc, char **argv, struct plan *plan)
 {
-	/* a command with rows of its own has somewhere to put them: plan_parse_own */
-	if (cmd->option) {
-		memset(plan, 0, sizeof(*plan));
-		return KT_ERR_FAILED;
-	}
+	/* a command's own rows have nowhere to go here: they are refused as unhandled */
 	return plan_parse_own(cmd, NULL, argc, argv, plan);
 }
 
@@ -477,5 +473,29 @@ int plan_parse_own(const struct plan_command *cmd, void *own, int argc, char **a
 		ret = kt_result_of(take_command(plan, argc, argv, first));
 	if (!ret)
 		ret = kt_result_of(check_plan(plan));
+	return ret;
+}
+
+int plan_add_event(struct plan *plan, const char *instance, const char *spec, const char *filter,
+		   const char *trigger, int buffer_kb)
+{
+	struct plan_parser ps = { .plan = plan };
+	int i, ret = 0;
+
+	for (i = 0; i < plan->nr_instances; i++)
+		if (instance ? plan->instances[i].name && !strcmp(plan->instances[i].name, instance)
+			     : !plan->instances[i].name)
+			break;
+	if (i == plan->nr_instances)
+		ret = add_instance(plan, instance);
+	ps.cur = i;
+	if (!ret)
+		ret = add_event(&ps, spec);
+	if (!ret && filter)
+		ret = add_filter(&ps, filter);
+	if (!ret && trigger)
+		ret = add_trigger(&ps, trigger);
+	if (!ret && buffer_kb)
+		cur_instance(&ps)->buffer_kb = buffer_kb;
 	return ret;
 }

@@ -6,6 +6,7 @@
  * Every exit path, a signal included, goes through the same stop, write and undo steps.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
@@ -26,7 +27,9 @@
 #include "ktrace/tfs.h"
 #include "record_date.h"
 #include "record_extract.h"
+#include "flight.h"
 #include "record_net.h"
+#include "record_plan.h"
 #include "record_session.h"
 #include "record_status.h"
 
@@ -40,6 +43,7 @@ struct record_run {
 	struct record_net *net;		/* -N: the listener sessions, NULL when writing a file */
 	bool net_lost;			/* -N: the listener went away while recording */
 	struct extract_args extract;	/* extract's own -s, -t, -a */
+	struct flight_args flight;	/* record's own -W and its rows */
 	int latency;			/* the instance of a latency tracer, -1 if none */
 	char max_latency[32];		/* its tracing_max_latency at the end, in us */
 	struct strbuf err;
@@ -50,8 +54,7 @@ static const char *output_path(const struct plan *plan)
 	return plan->output ? plan->output : "trace.dat";
 }
 
-/* The buffers to record: every instance in use, or a latency tracer's alone. */
-static int instance_names(const struct plan *plan, int latency, const char ***names)
+int record_instance_names(const struct plan *plan, int latency, const char ***names)
 {
 	int i, n = 0;
 
@@ -66,7 +69,7 @@ static int instance_names(const struct plan *plan, int latency, const char ***na
 	return n;
 }
 
-static int collect_events(const struct plan *plan, struct meta_events *ev)
+int record_collect_events(const struct plan *plan, struct meta_events *ev)
 {
 	int i, j, ret = 0;
 
@@ -99,7 +102,7 @@ static void measure_date(struct record_run *run)
 static int setup_session(struct record_run *run)
 {
 	const char **names = NULL;
-	int n = instance_names(run->plan, run->latency, &names);
+	int n = record_instance_names(run->plan, run->latency, &names);
 	int ret = n < 0 ? n : 0;
 
 	if (!ret)
@@ -110,7 +113,7 @@ static int setup_session(struct record_run *run)
 	if (!ret && run->plan->sleep_us > 0)
 		run->session.wait_ms = run->plan->sleep_us / 1000 ? run->plan->sleep_us / 1000 : 1;
 	if (!ret)
-		ret = collect_events(run->plan, &run->session.events);
+		ret = record_collect_events(run->plan, &run->session.events);
 	/* as trace-cmd: a latency file has every event format, for the events in its text */
 	run->session.latency = run->latency >= 0;
 	run->session.events.all |= run->session.latency;
@@ -315,11 +318,15 @@ static int record_run(struct record_run *run)
 	bool started = false;
 	int ret, restored;
 
-	ret = check_something_to_do(run->plan);
+	ret = flight_check(&run->flight, run->plan);
+	if (!ret)
+		ret = check_something_to_do(run->plan);
 	if (!ret)
 		ret = plan_check_latency(run->plan);
 	if (ret)
 		return ret;
+	if (run->flight.armed)
+		return flight_run(run->plan, &run->flight, &run->trace);
 	if (run->plan->net_target) {
 		struct net_tls_opts tls = tls_opts(run->plan);
 
@@ -379,8 +386,9 @@ static void run_release(struct record_run *run)
 	record_session_release(&run->session);
 }
 
+/* own_offset: where in struct record_run the command's own rows go */
 static int run_command(const struct plan_command *cmd, int argc, char **argv,
-		       int (*fn)(struct record_run *run))
+		       int (*fn)(struct record_run *run), size_t own_offset)
 {
 	struct plan plan;
 	struct record_run run;
@@ -388,7 +396,7 @@ static int run_command(const struct plan_command *cmd, int argc, char **argv,
 
 	memset(&plan, 0, sizeof(plan));
 	run_init(&run, &plan, cmd->help->name);
-	ret = plan_parse_own(cmd, &run.extract, argc, argv, &plan);
+	ret = plan_parse_own(cmd, (char *)&run + own_offset, argc, argv, &plan);
 	run.latency = ret ? -1 : plan_latency_instance(&plan);
 	if (!ret)
 		ret = fn(&run);
@@ -413,8 +421,14 @@ static const struct kt_option record_options[] = {
 	PLAN_OPTIONS
 	PLAN_PROFILE_OPTIONS
 	PLAN_NET_TLS_OPTIONS
+	FLIGHT_OPTIONS
 	{ 0 },
 };
+
+static int record_option(void *own, int id, const char *arg)
+{
+	return flight_option(own, id, arg);
+}
 
 static const struct kt_command_help record_help = {
 	.name = "record",
@@ -426,11 +440,13 @@ static const struct kt_command_help record_help = {
 
 const struct plan_command plan_cmd_record = {
 	.help = &record_help, .caps = PLAN_RUNS_COMMAND | PLAN_WRITES_FILE | PLAN_SENDS,
+	.option = record_option,
 };
 
 int cmd_record(int argc, char **argv)
 {
-	return run_command(&plan_cmd_record, argc, argv, record_run);
+	return run_command(&plan_cmd_record, argc, argv, record_run,
+			   offsetof(struct record_run, flight));
 }
 
 /*
@@ -494,7 +510,7 @@ static int extract_run(struct record_run *run)
 	ret = trace_session_begin(&run->trace);
 	if (!ret)
 		ret = open_output(run);
-	n = ret ? 0 : run->latency >= 0 ? instance_names(run->plan, run->latency, &names)
+	n = ret ? 0 : run->latency >= 0 ? record_instance_names(run->plan, run->latency, &names)
 					: extract_names(run->plan, &run->extract, &names);
 	if (n < 0)
 		ret = n;
@@ -576,5 +592,6 @@ const struct plan_command plan_cmd_extract = {
 
 int cmd_extract(int argc, char **argv)
 {
-	return run_command(&plan_cmd_extract, argc, argv, extract_run);
+	return run_command(&plan_cmd_extract, argc, argv, extract_run,
+			   offsetof(struct record_run, extract));
 }

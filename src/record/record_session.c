@@ -117,6 +117,8 @@ static int start_cpu(struct record_session *s, struct record_buffer *b, struct r
 		.page_size = b->page_size,
 		.compression = s->compression,
 		.wait_ms = s->wait_ms,
+		/* the buffer's pages, and a few the writer filled meanwhile */
+		.take_at_most = s->bounded ? (uint64_t)b->buffer_kb * 1024 + 4ull * b->page_size : 0,
 	};
 	int ret;
 

@@ -60,6 +60,7 @@ struct record_session {
 	char *date;		/* DATE option text (record --date), or NULL */
 	uint64_t max_bytes;	/* -m in bytes per CPU, 0 = keep everything */
 	const char *raw_file;	/* per-CPU file to read; NULL: trace_pipe_raw */
+	bool bounded;		/* flight recorder: read at most what the buffer holds (recorder.h) */
 	bool datagram;		/* record -N over UDP: the sinks take one page per write */
 	bool latency;		/* a latency tracer: no recorders; bufs[0]'s `trace` text is the data */
 };

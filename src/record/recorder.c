@@ -204,16 +204,24 @@ static int empty_pipe(struct recorder *r, size_t len)
 	return 0;
 }
 
+static bool taken_enough(const struct recorder *r)
+{
+	return r->cfg.take_at_most && r->raw_bytes >= r->cfg.take_at_most;
+}
+
 /* Splices every full page the ring buffer holds; returns the bytes moved or negative errno. */
 static long drain_full_pages(struct recorder *r)
 {
 	long total = 0;
 
 	for (;;) {
-		ssize_t n = splice(r->trace_fd, NULL, r->pipe_wr, NULL, r->pipe_cap,
-				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		ssize_t n;
 		int ret;
 
+		if (taken_enough(r))
+			return total;
+		n = splice(r->trace_fd, NULL, r->pipe_wr, NULL, r->pipe_cap,
+			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
@@ -237,7 +245,7 @@ static int take_partial_pages(struct recorder *r)
 
 	if (!page)
 		return -ENOMEM;
-	for (;;) {
+	while (!taken_enough(r)) {
 		ssize_t n = read(r->trace_fd, page, ps);
 
 		if (n < 0 && errno == EINTR)
@@ -257,7 +265,11 @@ static int take_partial_pages(struct recorder *r)
 			if (!ret)
 				ret = account(r, ps);
 		}
-		if (ret)
+		/*
+		 * Tracing still on (a flight recorder's save): the first read took the writer's
+		 * page; the next would take the few events written since, page after page.
+		 */
+		if (ret || r->cfg.take_at_most)
 			break;
 	}
 	free(page);

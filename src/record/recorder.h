@@ -33,6 +33,12 @@ struct recorder_config {
 	int spare_fd;		/* -m: the second temp file, -1 without -m */
 	int wait_ms;		/* longest sleep between two drains */
 	bool datagram;		/* out_fd is a UDP socket: one write per page (record -N --udp) */
+	/*
+	 * A flight recorder's save reads while tracing stays on: it takes at most this many
+	 * bytes (what the buffer held when it began), so that it ends under any event rate and
+	 * leaves newer events to the next save. 0: everything, until the buffer is empty.
+	 */
+	uint64_t take_at_most;
 };
 
 struct recorder_stats {

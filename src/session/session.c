@@ -23,7 +23,7 @@ void trace_session_init(struct trace_session *s, const struct plan *plan, const 
 
 int trace_session_begin(struct trace_session *s)
 {
-	return session_signals_block(&s->sig_fd, &s->old_mask);
+	return session_signals_block(&s->sig_fd, &s->old_mask, s->save_signal);
 }
 
 int trace_session_apply(struct trace_session *s, struct strbuf *err)
@@ -76,6 +76,12 @@ static bool read_signals(struct trace_session *s, enum session_end *why)
 				return true;
 			}
 			continue;
+		}
+		if (si.ssi_signo == SIGUSR1 && s->save_signal) {
+			s->save_from = (pid_t)si.ssi_pid;
+			s->save_queued = si.ssi_code == SI_QUEUE;
+			*why = SESSION_END_SAVE;
+			return true;
 		}
 		s->stop_signal = (int)si.ssi_signo;
 		session_child_forward(&s->child, s->stop_signal);
@@ -158,7 +164,8 @@ static bool wait_round(struct trace_session *s, const struct session_wait *w, st
 		return true;
 	/* what the command was traced for is gone (the listener hung up): it stops too */
 	if (n > 0 && watched_woke(w)) {
-		session_child_forward(&s->child, SIGTERM);
+		if (!w->watch_keeps_command)
+			session_child_forward(&s->child, SIGTERM);
 		*why = SESSION_END_WATCHED;
 		return true;
 	}

@@ -6,7 +6,7 @@
 
 #include "session_signals.h"
 
-int session_signals_block(int *sig_fd, sigset_t *old_mask)
+int session_signals_block(int *sig_fd, sigset_t *old_mask, bool save_signal)
 {
 	sigset_t set;
 
@@ -15,6 +15,8 @@ int session_signals_block(int *sig_fd, sigset_t *old_mask)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGCHLD);
+	if (save_signal)
+		sigaddset(&set, SIGUSR1);
 	if (sigprocmask(SIG_BLOCK, &set, old_mask))
 		return -errno;
 	*sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
