@@ -35,6 +35,7 @@ static const struct kt_command commands[] = {
 	{ "sql", cmd_sql, 0, "run SQL queries over the events of a trace.dat file" },
 	{ "split", cmd_split, 0, "cut a trace.dat file into smaller files" },
 	{ "listen", cmd_listen, 0, "receive traces from remote 'record -N' clients" },
+	{ "agent", cmd_agent, NEED_ROOT | NEED_TRACEFS, "record for a host's 'record -A' (in a guest)" },
 	{ "stream", cmd_stream, NEED_ROOT | NEED_TRACEFS, "print events live as they happen" },
 	{ "snapshot", cmd_snapshot, NEED_ROOT | NEED_TRACEFS, "take, print, clear or free a snapshot" },
 	{ "stack", cmd_stack, NEED_ROOT | NEED_TRACEFS, "start, stop, reset or print the kernel stack tracer" },

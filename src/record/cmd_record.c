@@ -23,6 +23,8 @@
 #include "ktrace/plan_options.h"
 #include "ktrace/session.h"
 #include "ktrace/tfs.h"
+#include "metadata.h"
+#include "record_agent.h"
 #include "record_date.h"
 #include "record_extract.h"
 #include "record_net.h"
@@ -38,6 +40,9 @@ struct record_run {
 	int out_fd;
 	struct record_net *net;		/* -N: the listener sessions, NULL when writing a file */
 	bool net_lost;			/* -N: the listener went away while recording */
+	struct net_conn *agent_conn;	/* agent: the host's control connection, until served */
+	const char *agent_peer;		/* agent: the host, for messages */
+	uint64_t agent_trace_id;
 	struct extract_args extract;	/* extract's own -s, -t, -a */
 	int latency;			/* the instance of a latency tracer, -1 if none */
 	char max_latency[32];		/* its tracing_max_latency at the end, in us */
@@ -106,6 +111,7 @@ static int setup_session(struct record_run *run)
 				       run->plan->file_version, run->plan->compression);
 	if (!ret)
 		run->session.max_bytes = (uint64_t)run->plan->max_kb * 1024;
+	run->session.trace_id = run->agent_trace_id;
 	if (!ret && run->plan->sleep_us > 0)
 		run->session.wait_ms = run->plan->sleep_us / 1000 ? run->plan->sleep_us / 1000 : 1;
 	if (!ret)
@@ -212,10 +218,14 @@ static int stop_and_write(struct record_run *run, bool write_file)
 		read_max_latency(run);
 		return write_file ? record_session_write(&run->session, run->out_fd, &run->err) : 0;
 	}
+	/* agent: the host's CLOSE woke the wait; that is the end it asked for */
+	if (run->net_lost && record_net_peer_stopped(run->net))
+		run->net_lost = false;
 	ret = record_session_finish(&run->session, &run->err);
 	/* A recorder's send error (EPIPE, ECONNRESET...) means the same as a hang-up. */
 	if (run->net && (run->net_lost || ret)) {
-		record_net_delivered(&run->session, run->plan->net_target,
+		record_net_delivered(&run->session,
+				     run->agent_peer ? run->agent_peer : run->plan->net_target,
 				     run->net_lost || ret == -EPIPE || ret == -ECONNRESET);
 		return ret ? ret : -ECONNRESET;
 	}
@@ -231,7 +241,7 @@ static int open_output(struct record_run *run)
 	const char *path = output_path(run->plan);
 	int ret;
 
-	if (run->plan->net_target)
+	if (run->plan->net_target || run->net)
 		return 0;
 	run->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (run->out_fd < 0) {
@@ -309,6 +319,45 @@ static int check_something_to_do(const struct plan *plan)
 	return -EINVAL;
 }
 
+/*
+ * agent: the host's options record one buffer into the host's files; a file or a listener of
+ * the guest's own makes no sense there (trace-cmd refuses them too).
+ */
+static int serve_agent(struct record_run *run)
+{
+	const char *top = tracefs_tracing_dir();
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	struct net_conn *conn = run->agent_conn;
+	struct net_send *ns = NULL;
+	int i, nr = 0, ret = 0;
+
+	run->agent_conn = NULL;
+	for (i = 0; i < run->plan->nr_instances; i++)
+		nr += plan_instance_in_use(run->plan, i);
+	/* the plan defaults -o to trace.dat: only another name is known to come from the host */
+	if (strcmp(output_path(run->plan), "trace.dat") || run->plan->net_target ||
+	    run->plan->command) {
+		strbuf_addf(&run->err, "%s asks for %s: an agent records to the host only",
+			    run->agent_peer, run->plan->command ? "a command" :
+			    run->plan->output ? "-o" : "-N");
+		ret = -EINVAL;
+	} else if (nr != 1) {
+		strbuf_addf(&run->err, "%s asks for %d buffers: an agent records one", run->agent_peer,
+			    nr);
+		ret = -EINVAL;
+	} else if (!top || cpus < 1) {
+		ret = -ENODEV;
+	}
+	if (ret) {
+		net_conn_close(conn);
+		return ret;
+	}
+	run->plan->quiet = true;
+	ret = net_send_serve(conn, run->agent_peer, (uint32_t)cpus, meta_subbuf_size(top),
+			     run->agent_trace_id, &ns, &run->err);
+	return ret ? ret : record_net_agent(ns, &run->net);
+}
+
 static int record_run(struct record_run *run)
 {
 	bool started = false;
@@ -319,7 +368,9 @@ static int record_run(struct record_run *run)
 		ret = plan_check_latency(run->plan);
 	if (ret)
 		return ret;
-	if (run->plan->net_target) {
+	if (!ret && run->agent_conn)
+		ret = serve_agent(run);
+	else if (!ret && run->plan->net_target) {
 		struct net_tls_opts tls = tls_opts(run->plan);
 
 		ret = check_net(run->plan);
@@ -363,15 +414,26 @@ static int record_run(struct record_run *run)
 	return ret ? ret : restored;
 }
 
+static int run_prepared(struct record_run *run, const struct plan_command *cmd, int argc,
+			char **argv, int (*fn)(struct record_run *run));
+
 static int run_command(const struct plan_command *cmd, int argc, char **argv,
 		       int (*fn)(struct record_run *run))
 {
-	struct plan plan;
 	struct record_run run;
+
+	memset(&run, 0, sizeof(run));
+	return run_prepared(&run, cmd, argc, argv, fn);
+}
+
+static int run_prepared(struct record_run *runp, const struct plan_command *cmd, int argc,
+			char **argv, int (*fn)(struct record_run *run))
+{
+	struct record_run run = *runp;
+	struct plan plan;
 	int ret;
 
 	memset(&plan, 0, sizeof(plan));
-	memset(&run, 0, sizeof(run));
 	run.plan = &plan;
 	run.cmd = cmd->help->name;
 	run.out_fd = -1;
@@ -380,6 +442,7 @@ static int run_command(const struct plan_command *cmd, int argc, char **argv,
 	run.latency = ret ? -1 : plan_latency_instance(&plan);
 	if (!ret)
 		ret = fn(&run);
+	net_conn_close(run.agent_conn);
 	plan_release(&plan);
 	strbuf_release(&run.err);
 	record_session_release(&run.session);
@@ -407,6 +470,26 @@ const struct plan_command plan_cmd_record = {
 int cmd_record(int argc, char **argv)
 {
 	return run_command(&plan_cmd_record, argc, argv, record_run);
+}
+
+int record_agent_serve(struct net_conn *conn, const char *peer, const struct net_trace_req *req,
+		       uint64_t trace_id)
+{
+	struct record_run run = { .agent_conn = conn, .agent_peer = peer,
+				  .agent_trace_id = trace_id };
+	char **argv = calloc((size_t)req->argc + 2, sizeof(*argv));
+	int i, ret;
+
+	if (!argv) {
+		net_conn_close(conn);
+		return kt_result_of(-ENOMEM);
+	}
+	argv[0] = "record";
+	for (i = 0; i < req->argc; i++)
+		argv[i + 1] = req->argv[i];
+	ret = run_prepared(&run, &plan_cmd_record, req->argc + 1, argv, record_run);
+	free(argv);
+	return ret;
 }
 
 /*

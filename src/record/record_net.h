@@ -25,6 +25,10 @@ struct record_net;
  */
 int record_net_connect(const char *target, bool udp, const struct net_tls_opts *tls,
 		       int nr_sessions, struct record_net **rn, struct strbuf *err);
+/* agent: the one session of a host's `record -A`, served on ns (taken over). */
+int record_net_agent(struct net_send *ns, struct record_net **rn);
+/* agent: true when the host ended the recording (its CLOSE), not a hang-up. */
+bool record_net_peer_stopped(const struct record_net *rn);
 /*
  * Once tracefs is set up: sends session i the metadata of buffer i of s and hands its data
  * connections to that buffer's recorders.
