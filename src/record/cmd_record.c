@@ -43,6 +43,7 @@ struct record_run {
 	struct net_conn *agent_conn;	/* agent: the host's control connection, until served */
 	const char *agent_peer;		/* agent: the host, for messages */
 	uint64_t agent_trace_id;
+	bool stopped_by_signal;		/* the wait ended on a stop signal */
 	struct extract_args extract;	/* extract's own -s, -t, -a */
 	int latency;			/* the instance of a latency tracer, -1 if none */
 	char max_latency[32];		/* its tracing_max_latency at the end, in us */
@@ -164,8 +165,16 @@ static void wait_for_end(struct record_run *run)
 	struct session_wait w = { .tick_ms = 1000, .watch = net, .tick = status_tick, .ctx = run };
 
 	w.nr_watch = record_net_pollfds(run->net, net, MAX_NET_SESSIONS);
-	if (trace_session_wait(&run->trace, &w) == SESSION_END_WATCHED)
+	switch (trace_session_wait(&run->trace, &w)) {
+	case SESSION_END_WATCHED:
 		run->net_lost = true;
+		break;
+	case SESSION_END_SIGNAL:
+		run->stopped_by_signal = true;
+		break;
+	default:
+		break;
+	}
 }
 
 static int start_and_run(struct record_run *run)
@@ -224,10 +233,18 @@ static int stop_and_write(struct record_run *run, bool write_file)
 	ret = record_session_finish(&run->session, &run->err);
 	/* A recorder's send error (EPIPE, ECONNRESET...) means the same as a hang-up. */
 	if (run->net && (run->net_lost || ret)) {
-		record_net_delivered(&run->session,
+		record_net_delivered(&run->session, run->net,
 				     run->agent_peer ? run->agent_peer : run->plan->net_target,
 				     run->net_lost || ret == -EPIPE || ret == -ECONNRESET);
 		return ret ? ret : -ECONNRESET;
+	}
+	/*
+	 * agent stopped by a signal (the agent itself is stopping): the host gets EOF on every
+	 * connection rather than a CLOSE_RESP it did not ask for yet.
+	 */
+	if (run->net && run->agent_peer && run->stopped_by_signal) {
+		record_session_close(&run->session);
+		return 0;
 	}
 	if (run->net)
 		return record_net_finish(&run->session, run->net, &run->err);

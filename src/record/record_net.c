@@ -131,12 +131,15 @@ int record_net_finish(struct record_session *s, struct record_net *rn, struct st
 	return ret;
 }
 
-void record_net_delivered(const struct record_session *s, const char *target, bool lost)
+void record_net_delivered(const struct record_session *s, const struct record_net *rn,
+			  const char *target, bool lost)
 {
+	bool agent = rn && rn->agent;
 	int i, cpu;
 
-	fprintf(stderr, "ktrace record: -N %s: %s; delivered before that:\n", target,
-		lost ? "the listener went away" : "recording stopped on an error");
+	fprintf(stderr, "ktrace record: %s%s: %s; delivered before that:\n", agent ? "" : "-N ",
+		target, !lost ? "recording stopped on an error" :
+		agent ? "the host went away" : "the listener went away");
 	for (i = 0; i < s->nr_bufs; i++) {
 		const struct record_buffer *b = &s->bufs[i];
 

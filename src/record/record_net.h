@@ -42,7 +42,8 @@ int record_net_finish(struct record_session *s, struct record_net *rn, struct st
  * What reached the sockets, per session and CPU, for a recording cut short: lost when the
  * listener hung up, else by an error of the recorders.
  */
-void record_net_delivered(const struct record_session *s, const char *target, bool lost);
+void record_net_delivered(const struct record_session *s, const struct record_net *rn,
+			  const char *target, bool lost);
 void record_net_free(struct record_net *rn);
 
 #endif
