@@ -38,6 +38,7 @@ static const struct kt_command commands[] = {
 	{ "split", cmd_split, 0, "cut a trace.dat file into smaller files" },
 	{ "setup-guest", cmd_setup_guest, 0, "make the virtio-serial FIFOs of a libvirt guest" },
 	{ "listen", cmd_listen, 0, "receive traces from remote 'record -N' clients" },
+	{ "agent", cmd_agent, NEED_ROOT | NEED_TRACEFS, "record for a host's 'record -A' (in a guest)" },
 	{ "stream", cmd_stream, NEED_ROOT | NEED_TRACEFS, "print events live as they happen" },
 	{ "snapshot", cmd_snapshot, NEED_ROOT | NEED_TRACEFS, "take, print, clear or free a snapshot" },
 	{ "profile", cmd_profile, NEED_ROOT | NEED_TRACEFS,

@@ -13,7 +13,8 @@ static const uint32_t fixed_sizes[NET_NR_CMDS] = {
 	[NET_TINIT] = 12,
 	[NET_RINIT] = 4,
 	[NET_TRACE_REQ] = 16,
-	[NET_TRACE_RESP] = 16 + 8 + 16 + 4,
+	/* flags, cpus, page size, trace id, protocol name, port */
+	[NET_TRACE_RESP] = 4 + 4 + 4 + 8 + 16 + 4,
 	[NET_TIME_SYNC] = 16 + 4,
 	[NET_TRACE_PROXY] = 16 + 8,
 };

@@ -25,6 +25,8 @@
 #include "ktrace/record.h"
 #include "ktrace/session.h"
 #include "ktrace/tfs.h"
+#include "metadata.h"
+#include "record_agent.h"
 #include "record_date.h"
 #include "record_extract.h"
 #include "flight.h"
@@ -42,6 +44,10 @@ struct record_run {
 	int out_fd;
 	struct record_net *net;		/* -N: the listener sessions, NULL when writing a file */
 	bool net_lost;			/* -N: the listener went away while recording */
+	struct net_conn *agent_conn;	/* agent: the host's control connection, until served */
+	const char *agent_peer;		/* agent: the host, for messages */
+	uint64_t agent_trace_id;
+	bool stopped_by_signal;		/* the wait ended on a stop signal */
 	struct extract_args extract;	/* extract's own -s, -t, -a */
 	struct flight_args flight;	/* record's own -W and its rows */
 	int latency;			/* the instance of a latency tracer, -1 if none */
@@ -110,6 +116,7 @@ static int setup_session(struct record_run *run)
 				       run->plan->file_version, run->plan->compression);
 	if (!ret)
 		run->session.max_bytes = (uint64_t)run->plan->max_kb * 1024;
+	run->session.trace_id = run->agent_trace_id;
 	if (!ret && run->plan->sleep_us > 0)
 		run->session.wait_ms = run->plan->sleep_us / 1000 ? run->plan->sleep_us / 1000 : 1;
 	if (!ret)
@@ -162,8 +169,16 @@ static void wait_for_end(struct record_run *run)
 	struct session_wait w = { .tick_ms = 1000, .watch = net, .tick = status_tick, .ctx = run };
 
 	w.nr_watch = record_net_pollfds(run->net, net, MAX_NET_SESSIONS);
-	if (trace_session_wait(&run->trace, &w) == SESSION_END_WATCHED)
+	switch (trace_session_wait(&run->trace, &w)) {
+	case SESSION_END_WATCHED:
 		run->net_lost = true;
+		break;
+	case SESSION_END_SIGNAL:
+		run->stopped_by_signal = true;
+		break;
+	default:
+		break;
+	}
 }
 
 static int start_and_run(struct record_run *run)
@@ -216,12 +231,24 @@ static int stop_and_write(struct record_run *run, bool write_file)
 		read_max_latency(run);
 		return write_file ? record_session_write(&run->session, run->out_fd, &run->err) : 0;
 	}
+	/* agent: the host's CLOSE woke the wait; that is the end it asked for */
+	if (run->net_lost && record_net_peer_stopped(run->net))
+		run->net_lost = false;
 	ret = record_session_finish(&run->session, &run->err);
 	/* A recorder's send error (EPIPE, ECONNRESET...) means the same as a hang-up. */
 	if (run->net && (run->net_lost || ret)) {
-		record_net_delivered(&run->session, run->plan->net_target,
+		record_net_delivered(&run->session, run->net,
+				     run->agent_peer ? run->agent_peer : run->plan->net_target,
 				     run->net_lost || ret == -EPIPE || ret == -ECONNRESET);
 		return ret ? ret : -ECONNRESET;
+	}
+	/*
+	 * agent stopped by a signal (the agent itself is stopping): the host gets EOF on every
+	 * connection rather than a CLOSE_RESP it did not ask for yet.
+	 */
+	if (run->net && run->agent_peer && run->stopped_by_signal) {
+		record_session_close(&run->session);
+		return 0;
 	}
 	if (run->net)
 		return record_net_finish(&run->session, run->net, &run->err);
@@ -235,7 +262,7 @@ static int open_output(struct record_run *run)
 	const char *path = output_path(run->plan);
 	int ret;
 
-	if (run->plan->net_target)
+	if (run->plan->net_target || run->net)
 		return 0;
 	run->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (run->out_fd < 0) {
@@ -313,6 +340,45 @@ static int check_something_to_do(const struct plan *plan)
 	return -EINVAL;
 }
 
+/*
+ * agent: the host's options record one buffer into the host's files; a file or a listener of
+ * the guest's own makes no sense there (trace-cmd refuses them too).
+ */
+static int serve_agent(struct record_run *run)
+{
+	const char *top = tracefs_tracing_dir();
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	struct net_conn *conn = run->agent_conn;
+	struct net_send *ns = NULL;
+	int i, nr = 0, ret = 0;
+
+	run->agent_conn = NULL;
+	for (i = 0; i < run->plan->nr_instances; i++)
+		nr += plan_instance_in_use(run->plan, i);
+	/* the plan defaults -o to trace.dat: only another name is known to come from the host */
+	if (strcmp(output_path(run->plan), "trace.dat") || run->plan->net_target ||
+	    run->plan->command) {
+		strbuf_addf(&run->err, "%s asks for %s: an agent records to the host only",
+			    run->agent_peer, run->plan->command ? "a command" :
+			    run->plan->output ? "-o" : "-N");
+		ret = -EINVAL;
+	} else if (nr != 1) {
+		strbuf_addf(&run->err, "%s asks for %d buffers: an agent records one", run->agent_peer,
+			    nr);
+		ret = -EINVAL;
+	} else if (!top || cpus < 1) {
+		ret = -ENODEV;
+	}
+	if (ret) {
+		net_conn_close(conn);
+		return ret;
+	}
+	run->plan->quiet = true;
+	ret = net_send_serve(conn, run->agent_peer, (uint32_t)cpus, meta_subbuf_size(top),
+			     run->agent_trace_id, &ns, &run->err);
+	return ret ? ret : record_net_agent(ns, &run->net);
+}
+
 static int record_run(struct record_run *run)
 {
 	bool started = false;
@@ -327,7 +393,9 @@ static int record_run(struct record_run *run)
 		return ret;
 	if (run->flight.armed)
 		return flight_run(run->plan, &run->flight, &run->trace);
-	if (run->plan->net_target) {
+	if (run->agent_conn) {
+		ret = serve_agent(run);
+	} else if (run->plan->net_target) {
 		struct net_tls_opts tls = tls_opts(run->plan);
 
 		ret = check_net(run->plan);
@@ -371,9 +439,9 @@ static int record_run(struct record_run *run)
 	return ret ? ret : restored;
 }
 
+/* the fields a run starts with (the agent's are set before: nothing is cleared here) */
 static void run_init(struct record_run *run, struct plan *plan, const char *cmd)
 {
-	memset(run, 0, sizeof(*run));
 	run->plan = plan;
 	run->cmd = cmd;
 	run->out_fd = -1;
@@ -382,16 +450,29 @@ static void run_init(struct record_run *run, struct plan *plan, const char *cmd)
 
 static void run_release(struct record_run *run)
 {
+	net_conn_close(run->agent_conn);
 	strbuf_release(&run->err);
 	record_session_release(&run->session);
 }
+
+static int run_prepared(struct record_run *run, const struct plan_command *cmd, int argc,
+			char **argv, int (*fn)(struct record_run *run), size_t own_offset);
 
 /* own_offset: where in struct record_run the command's own rows go */
 static int run_command(const struct plan_command *cmd, int argc, char **argv,
 		       int (*fn)(struct record_run *run), size_t own_offset)
 {
-	struct plan plan;
 	struct record_run run;
+
+	memset(&run, 0, sizeof(run));
+	return run_prepared(&run, cmd, argc, argv, fn, own_offset);
+}
+
+static int run_prepared(struct record_run *runp, const struct plan_command *cmd, int argc,
+			char **argv, int (*fn)(struct record_run *run), size_t own_offset)
+{
+	struct record_run run = *runp;
+	struct plan plan;
 	int ret;
 
 	memset(&plan, 0, sizeof(plan));
@@ -410,6 +491,7 @@ int record_plan_run(struct plan *plan)
 	struct record_run run;
 	int ret;
 
+	memset(&run, 0, sizeof(run));
 	run_init(&run, plan, plan->cmd);
 	run.latency = plan_latency_instance(plan);
 	ret = record_run(&run);
@@ -447,6 +529,27 @@ int cmd_record(int argc, char **argv)
 {
 	return run_command(&plan_cmd_record, argc, argv, record_run,
 			   offsetof(struct record_run, flight));
+}
+
+int record_agent_serve(struct net_conn *conn, const char *peer, const struct net_trace_req *req,
+		       uint64_t trace_id)
+{
+	struct record_run run = { .agent_conn = conn, .agent_peer = peer,
+				  .agent_trace_id = trace_id };
+	char **argv = calloc((size_t)req->argc + 2, sizeof(*argv));
+	int i, ret;
+
+	if (!argv) {
+		net_conn_close(conn);
+		return kt_result_of(-ENOMEM);
+	}
+	argv[0] = "record";
+	for (i = 0; i < req->argc; i++)
+		argv[i + 1] = req->argv[i];
+	ret = run_prepared(&run, &plan_cmd_record, req->argc + 1, argv, record_run,
+			   offsetof(struct record_run, flight));
+	free(argv);
+	return ret;
 }
 
 /*

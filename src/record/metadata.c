@@ -367,11 +367,11 @@ static int add_clock_option(struct dat_writer *w, const char *trace_dir)
 	return ret;
 }
 
-int meta_add_options(struct dat_writer *w, const char *trace_dir, int nr_cpus)
+int meta_add_options(struct dat_writer *w, const char *trace_dir, int nr_cpus, uint64_t trace_id)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct utsname u;
-	uint64_t id = 0;
+	uint64_t id = trace_id;
 	int ret;
 
 	ret = trace_dir ? add_clock_option(w, trace_dir) : 0;
@@ -381,7 +381,7 @@ int meta_add_options(struct dat_writer *w, const char *trace_dir, int nr_cpus)
 	}
 	if (!ret)
 		ret = add_text_option(w, DAT_OPT_VERSION, "ktrace " KTRACE_VERSION);
-	if (!ret && getrandom(&id, sizeof(id), 0) != sizeof(id))
+	if (!ret && !id && getrandom(&id, sizeof(id), 0) != sizeof(id))
 		id = (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL);
 	if (!ret)
 		ret = dat_writer_add_option(w, DAT_OPT_TRACEID, &id, sizeof(id));

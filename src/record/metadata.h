@@ -35,7 +35,8 @@ int meta_write_sections(struct dat_writer *w, const char *trace_dir, const struc
  * TRACECLOCK, UNAME, VERSION, TRACEID, CPUCOUNT. trace_dir NULL leaves TRACECLOCK out, as in
  * trace-cmd's latency files: its v6 reader would take a clock from the start of the text.
  */
-int meta_add_options(struct dat_writer *w, const char *trace_dir, int nr_cpus);
+/* trace_id 0: a random one. */
+int meta_add_options(struct dat_writer *w, const char *trace_dir, int nr_cpus, uint64_t trace_id);
 /* CPUSTAT for each CPU; `name` NULL for the top instance, else preceded by a "Buffer:" entry. */
 int meta_add_cpustats(struct dat_writer *w, const char *trace_dir, const char *name, int nr_cpus);
 /* The selected clock of an instance ("local" when unreadable). Caller frees. */

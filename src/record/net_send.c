@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/vm_sockets.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
 
 #include "ktrace/net.h"
+#include "ktrace/net_agent.h"
 #include "ktrace/net_conn.h"
 #include "net_send.h"
 
@@ -20,6 +22,7 @@
 #define SEND_TIMEOUT_S		30
 
 struct net_send {
+	const char *flag;		/* what err lines start with: "-N " or "" (agent) */
 	const char *target;
 	char *host;			/* the name or address the listener's certificate names */
 	struct net_tls *tls;		/* NULL: plaintext */
@@ -28,6 +31,7 @@ struct net_send {
 	int *data;
 	struct net_relay **relays;	/* TLS: one per CPU, between data[cpu] and the listener */
 	uint32_t cpus;
+	int *listening;			/* agent: the data ports the host connects to, per CPU */
 };
 
 /* TLS failures say what TLS refused: a certificate, an alert from the listener... */
@@ -36,7 +40,7 @@ static int fail_conn(const struct net_send *ns, const struct net_conn *c, struct
 {
 	const char *why = c && net_conn_why(c)[0] ? net_conn_why(c) : strerror(-ret);
 
-	strbuf_addf(err, "-N %s: %s: %s", ns->target, what, why);
+	strbuf_addf(err, "%s%s: %s: %s", ns->flag, ns->target, what, why);
 	return ret;
 }
 
@@ -274,10 +278,169 @@ static struct net_send *alloc_net_send(const char *target, struct net_tls *tls, 
 	ns->tls = tls;
 	for (cpu = 0; cpu < cpus; cpu++)
 		ns->data[cpu] = -1;
+	ns->flag = "-N ";
 	ns->target = target;
 	ns->cpus = cpus;
 	ns->ctl = -1;
 	return ns;
+}
+
+/*
+ * agent: one listening socket per CPU, of the control connection's family, on its local
+ * address (TCP), or any port of this machine's CID (vsock); ports[] gets their numbers.
+ */
+static int listen_data(struct net_send *ns, unsigned int *ports, struct strbuf *err)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	uint32_t cpu;
+
+	if (getsockname(ns->ctl, (struct sockaddr *)&ss, &len))
+		return fail(ns, err, -errno, "reading the agent's address");
+	for (cpu = 0; cpu < ns->cpus; cpu++) {
+		int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		socklen_t got = len;
+
+		if (ss.ss_family == AF_VSOCK)
+			((struct sockaddr_vm *)&ss)->svm_port = VMADDR_PORT_ANY;
+		else if (ss.ss_family == AF_INET6)
+			((struct sockaddr_in6 *)&ss)->sin6_port = 0;
+		else
+			((struct sockaddr_in *)&ss)->sin_port = 0;
+		ns->listening[cpu] = fd;
+		if (fd < 0 || bind(fd, (struct sockaddr *)&ss, len) || listen(fd, 1) ||
+		    getsockname(fd, (struct sockaddr *)&ss, &got))
+			return fail(ns, err, -errno, "opening a data port");
+		if (ss.ss_family == AF_VSOCK)
+			ports[cpu] = ((struct sockaddr_vm *)&ss)->svm_port;
+		else if (ss.ss_family == AF_INET6)
+			ports[cpu] = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+		else
+			ports[cpu] = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+		/* a host that never connects must not hold the agent for ever */
+		set_timeout(fd, SO_RCVTIMEO, SEND_TIMEOUT_S);
+	}
+	return 0;
+}
+
+static bool same_host(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	if (a->ss_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr, 16);
+	if (a->ss_family == AF_VSOCK)
+		return ((const struct sockaddr_vm *)a)->svm_cid ==
+		       ((const struct sockaddr_vm *)b)->svm_cid;
+	return false;
+}
+
+/* agent: each CPU's data connection, from the host of the control connection only. */
+static int accept_data(struct net_send *ns, struct strbuf *err)
+{
+	struct sockaddr_storage peer, from;
+	socklen_t len = sizeof(peer);
+	char what[64];
+	uint32_t cpu;
+
+	if (getpeername(ns->ctl, (struct sockaddr *)&peer, &len))
+		return fail(ns, err, -errno, "reading the host's address");
+	for (cpu = 0; cpu < ns->cpus; cpu++) {
+		int fd;
+
+		do {
+			len = sizeof(from);
+			fd = accept4(ns->listening[cpu], (struct sockaddr *)&from, &len,
+				     SOCK_CLOEXEC);
+			if (fd >= 0 && !same_host(&peer, &from)) {
+				close(fd);
+				fd = -2;
+			}
+		} while (fd == -2 || (fd < 0 && errno == EINTR));
+		if (fd < 0) {
+			snprintf(what, sizeof(what), "waiting for the host on CPU %u's data port",
+				 cpu);
+			return fail(ns, err, errno == EAGAIN ? -ETIMEDOUT : -errno, what);
+		}
+		set_timeout(fd, SO_SNDTIMEO, SEND_TIMEOUT_S);
+		ns->data[cpu] = fd;
+		close(ns->listening[cpu]);
+		ns->listening[cpu] = -1;
+	}
+	return 0;
+}
+
+/* agent: the host's CLOSE (once), then CLOSE_RESP: the data connections are closed by now. */
+static int agent_close(struct net_send *ns, struct strbuf *err)
+{
+	struct strbuf out = STRBUF_INIT;
+	char *buf = malloc(NET_MSG_MAX_LEN);
+	struct net_msg msg = { .cmd = NET_NR_CMDS };
+	int ret = buf ? 0 : -ENOMEM;
+
+	set_timeout(ns->ctl, SO_RCVTIMEO, SEND_TIMEOUT_S);
+	while (!ret && msg.cmd != NET_CLOSE)
+		ret = recv_msg(ns, buf, &msg);
+	if (ret)
+		fail(ns, err, ret, "waiting for the host's CLOSE");
+	if (!ret && !(ret = net_encode_simple(&out, NET_CLOSE_RESP)))
+		ret = net_conn_write_all(ns->conn, out.buf, out.len);
+	if (ret && !err->len)
+		fail(ns, err, ret, "sending CLOSE_RESP");
+	strbuf_release(&out);
+	free(buf);
+	return ret;
+}
+
+int net_send_serve(struct net_conn *conn, const char *peer, uint32_t cpus, uint32_t page_size,
+		   uint64_t trace_id, struct net_send **out, struct strbuf *err)
+{
+	struct net_send *ns = alloc_net_send(peer, NULL, cpus);
+	struct net_trace_resp resp = { .cpus = cpus, .page_size = page_size,
+				       .trace_id = trace_id };
+	struct strbuf msg = STRBUF_INIT;
+	uint32_t cpu;
+	int ret = ns ? 0 : -ENOMEM;
+
+	if (ns) {
+		ns->flag = "";
+		ns->conn = conn;
+		ns->ctl = net_conn_fd(conn);
+		ns->listening = malloc(sizeof(*ns->listening) * cpus);
+		resp.ports = calloc(cpus, sizeof(*resp.ports));
+		if (!ns->listening || !resp.ports)
+			ret = -ENOMEM;
+		for (cpu = 0; !ret && cpu < cpus; cpu++)
+			ns->listening[cpu] = -1;
+	} else {
+		net_conn_close(conn);
+	}
+	if (!ret)
+		ret = listen_data(ns, resp.ports, err);
+	if (!ret && !(ret = net_encode_trace_resp(&msg, &resp)) &&
+	    (ret = net_conn_write_all(conn, msg.buf, msg.len)))
+		fail(ns, err, ret, "sending TRACE_RESP");
+	strbuf_release(&msg);
+	free(resp.ports);
+	if (ret) {
+		net_send_free(ns);
+		return ret;
+	}
+	*out = ns;
+	return 0;
+}
+
+bool net_send_peer_closed(const struct net_send *ns)
+{
+	uint8_t hdr[NET_MSG_HDR_LEN];
+
+	if (recv(ns->ctl, hdr, sizeof(hdr), MSG_PEEK | MSG_DONTWAIT) != sizeof(hdr))
+		return false;
+	return hdr[4] == 0 && hdr[5] == 0 && hdr[6] == 0 && hdr[7] == NET_CLOSE;
 }
 
 int net_send_open(const char *target, bool udp, struct net_tls *tls, uint32_t cpus,
@@ -329,6 +492,9 @@ int net_send_metadata(struct net_send *ns, int fd, struct strbuf *err)
 		fail(ns, err, ret, "sending the metadata");
 	strbuf_release(&out);
 	free(buf);
+	/* the host connects to the data ports once it has the metadata */
+	if (!ret && ns->listening)
+		ret = accept_data(ns, err);
 	return ret;
 }
 
@@ -371,6 +537,8 @@ int net_send_close(struct net_send *ns, struct strbuf *err)
 
 	if (ret)
 		return ret;
+	if (ns->listening)
+		return agent_close(ns, err);
 	ret = net_encode_simple(&out, NET_CLOSE);
 
 	if (!ret)
@@ -392,6 +560,10 @@ void net_send_free(struct net_send *ns)
 			close(ns->data[cpu]);
 	/* Their local ends closed: the relays end once they sent what they hold. */
 	finish_relays(ns, NULL);
+	for (cpu = 0; ns->listening && cpu < ns->cpus; cpu++)
+		if (ns->listening[cpu] >= 0)
+			close(ns->listening[cpu]);
+	free(ns->listening);
 	if (ns->conn)
 		net_conn_close(ns->conn);
 	else if (ns->ctl >= 0)

@@ -15,6 +15,7 @@ struct record_net {
 	int nr;
 	bool udp;
 	struct net_tls *tls;	/* NULL: plaintext */
+	bool agent;		/* serving a host's record -A */
 };
 
 static int send_metadata(struct record_session *s, int buf, struct net_send *ns, struct strbuf *err)
@@ -65,6 +66,29 @@ int record_net_connect(const char *target, bool udp, const struct net_tls_opts *
 	return ret;
 }
 
+int record_net_agent(struct net_send *ns, struct record_net **rn)
+{
+	struct record_net *r = calloc(1, sizeof(*r));
+
+	if (r)
+		r->ns = calloc(1, sizeof(*r->ns));
+	if (!r || !r->ns) {
+		free(r);
+		net_send_free(ns);
+		return -ENOMEM;
+	}
+	r->ns[0] = ns;
+	r->nr = 1;
+	r->agent = true;
+	*rn = r;
+	return 0;
+}
+
+bool record_net_peer_stopped(const struct record_net *rn)
+{
+	return rn && rn->agent && net_send_peer_closed(rn->ns[0]);
+}
+
 int record_net_start(struct record_session *s, struct record_net *rn, struct strbuf *err)
 {
 	int i, ret = 0;
@@ -107,12 +131,15 @@ int record_net_finish(struct record_session *s, struct record_net *rn, struct st
 	return ret;
 }
 
-void record_net_delivered(const struct record_session *s, const char *target, bool lost)
+void record_net_delivered(const struct record_session *s, const struct record_net *rn,
+			  const char *target, bool lost)
 {
+	bool agent = rn && rn->agent;
 	int i, cpu;
 
-	fprintf(stderr, "ktrace record: -N %s: %s; delivered before that:\n", target,
-		lost ? "the listener went away" : "recording stopped on an error");
+	fprintf(stderr, "ktrace record: %s%s: %s; delivered before that:\n", agent ? "" : "-N ",
+		target, !lost ? "recording stopped on an error" :
+		agent ? "the host went away" : "the listener went away");
 	for (i = 0; i < s->nr_bufs; i++) {
 		const struct record_buffer *b = &s->bufs[i];
 

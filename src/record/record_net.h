@@ -25,6 +25,10 @@ struct record_net;
  */
 int record_net_connect(const char *target, bool udp, const struct net_tls_opts *tls,
 		       int nr_sessions, struct record_net **rn, struct strbuf *err);
+/* agent: the one session of a host's `record -A`, served on ns (taken over). */
+int record_net_agent(struct net_send *ns, struct record_net **rn);
+/* agent: true when the host ended the recording (its CLOSE), not a hang-up. */
+bool record_net_peer_stopped(const struct record_net *rn);
 /*
  * Once tracefs is set up: sends session i the metadata of buffer i of s and hands its data
  * connections to that buffer's recorders.
@@ -38,7 +42,8 @@ int record_net_finish(struct record_session *s, struct record_net *rn, struct st
  * What reached the sockets, per session and CPU, for a recording cut short: lost when the
  * listener hung up, else by an error of the recorders.
  */
-void record_net_delivered(const struct record_session *s, const char *target, bool lost);
+void record_net_delivered(const struct record_session *s, const struct record_net *rn,
+			  const char *target, bool lost);
 void record_net_free(struct record_net *rn);
 
 #endif

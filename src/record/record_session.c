@@ -274,7 +274,8 @@ static int write_meta(struct record_session *s, int buf, struct dat_writer *w, s
 	if (!ret && s->date)
 		ret = dat_writer_add_option(w, DAT_OPT_DATE, s->date, (uint32_t)strlen(s->date) + 1);
 	if (!ret)
-		ret = meta_add_options(w, s->latency ? NULL : s->bufs[buf].dir, s->nr_cpus);
+		ret = meta_add_options(w, s->latency ? NULL : s->bufs[buf].dir, s->nr_cpus,
+					       s->trace_id);
 	return ret;
 }
 

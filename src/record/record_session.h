@@ -63,6 +63,7 @@ struct record_session {
 	bool bounded;		/* flight recorder: read at most what the buffer holds (recorder.h) */
 	bool datagram;		/* record -N over UDP: the sinks take one page per write */
 	bool latency;		/* a latency tracer: no recorders; bufs[0]'s `trace` text is the data */
+	uint64_t trace_id;	/* the TRACEID option; 0: a random one (agent: the one the host has) */
 };
 
 /* `names[i]` NULL for the top instance. */
