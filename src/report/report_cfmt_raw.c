@@ -10,7 +10,8 @@
  *    more once the last piece was used) is printed by that conversion, after "0x" when the
  *    text just before it ends in "0x" and the search did not start at the conversion;
  *  - any other number: pointers "0x%llx"; signed 4 bytes "%d" ("0x%x" when long), 2 "%2d",
- *    1 "%1d", 8 "%lld"; unsigned "%llu" ("0x%llx" when long);
+ *    1 "%1d" of (char), which is unsigned on arm and s390x, 8 "%lld"; unsigned "%llu"
+ *    ("0x%llx" when long);
  *  - an array (fixed, __data_loc or __rel_loc): a char/u8/s8 array whose bytes up to its end
  *    or first NUL are printable ASCII or blanks is printed with %s (up to the NUL, which may
  *    lie past the array's end); any other as "ARRAY[xx, xx]", after which libtraceevent
@@ -22,6 +23,7 @@
  * and so do field sizes libtraceevent reads as 0.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -231,6 +233,14 @@ static int compile_raw_number(struct cfmt_compiler *c, struct tep_format_field *
 	op->ls = 2;
 	if (!(flags & TEP_FIELD_IS_SIGNED) || (flags & TEP_FIELD_IS_POINTER))
 		return 0;
+	/*
+	 * "%1d" of (char): plain char, unsigned where the host's is (arm, s390x), so that
+	 * libtraceevent prints 0..255 there.
+	 */
+	if (field->size == 1 && CHAR_MIN == 0) {
+		op->ls = -2;
+		return 0;
+	}
 	/* "%d" of (int), "%2d" of (short), "%1d" of (char), "%lld"; "0x%x" of (int) */
 	op->conv = hex ? 'x' : 'd';
 	op->ls = field->size == 8 ? 2 : field->size == 4 ? 0 : field->size == 2 ? -1 : -2;

@@ -163,10 +163,13 @@ static int count_pages(struct dat_file *df, int buffer, int cpu_index)
 	if (ret)
 		fail_msg("%s", strbuf_str(&err));
 	while ((ret = dat_page_stream_next(ps, &page, &err)) > 0) {
-		/* the commit field of every page must fit in the page */
-		uint64_t commit;
+		/* the commit field of every page must fit in the page (in the file's byte order) */
+		const unsigned char *c = (const unsigned char *)page + 8;
+		uint64_t commit = 0;
+		int k;
 
-		memcpy(&commit, (const char *)page + 8, 8);
+		for (k = 0; k < 8; k++)
+			commit |= (uint64_t)c[dat_file_big_endian(df) ? 7 - k : k] << (8 * k);
 		assert_true((commit & ((1u << 27) - 1)) <= dat_file_page_size(df) - 16);
 		n++;
 	}
