@@ -117,6 +117,7 @@ static int start_cpu(struct record_session *s, struct record_buffer *b, struct r
 		.page_size = b->page_size,
 		.compression = s->compression,
 		.wait_ms = s->wait_ms,
+		.read = s->read,
 	};
 	int ret;
 
@@ -152,7 +153,8 @@ static int start_cpu(struct record_session *s, struct record_buffer *b, struct r
 	if (ret == -ENOENT || ret == -ENODEV)
 		return 0;
 	if (ret)
-		strbuf_addf(err, "cannot read %s/per_cpu/cpu%d/%s: %s", b->dir, c->cpu,
+		strbuf_addf(err, "cannot %s %s/per_cpu/cpu%d/%s: %s",
+			    s->read == RECORDER_READ_MMAP ? "map" : "read", b->dir, c->cpu,
 			    s->raw_file ? s->raw_file : "trace_pipe_raw", strerror(-ret));
 	return ret;
 }
@@ -171,9 +173,36 @@ static uint32_t read_buffer_kb(const char *dir)
 	return kb;
 }
 
+/* KTRACE_RECORD_READ forces one way of reading the ring buffer (tests and benchmarks). */
+static int read_mode_from_env(enum recorder_read *mode, struct strbuf *err)
+{
+	static const char *const names[] = {
+		[RECORDER_READ_AUTO] = "auto",
+		[RECORDER_READ_MMAP] = "mmap",
+		[RECORDER_READ_SPLICE] = "splice",
+	};
+	const char *v = getenv("KTRACE_RECORD_READ");
+	size_t i;
+
+	*mode = RECORDER_READ_AUTO;
+	if (!v || !*v)
+		return 0;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(v, names[i]) == 0) {
+			*mode = (enum recorder_read)i;
+			return 0;
+		}
+	}
+	strbuf_addf(err, "KTRACE_RECORD_READ=%s: expected auto, mmap or splice", v);
+	return -EINVAL;
+}
+
 int record_session_start(struct record_session *s, struct strbuf *err)
 {
-	int i, cpu, ret = 0;
+	int i, cpu, ret = read_mode_from_env(&s->read, err);
+
+	if (ret)
+		return ret;
 
 	for (i = 0; i < s->nr_bufs; i++)
 		s->bufs[i].buffer_kb = read_buffer_kb(s->bufs[i].dir);

@@ -61,6 +61,7 @@ struct record_session {
 	uint64_t max_bytes;	/* -m in bytes per CPU, 0 = keep everything */
 	const char *raw_file;	/* per-CPU file to read; NULL: trace_pipe_raw */
 	bool datagram;		/* record -N over UDP: the sinks take one page per write */
+	enum recorder_read read; /* set from KTRACE_RECORD_READ by record_session_start */
 	bool latency;		/* a latency tracer: no recorders; bufs[0]'s `trace` text is the data */
 };
 
