@@ -68,6 +68,17 @@ int kt_codec_compress_parts(struct kt_codec *codec, const struct kt_part *parts,
 			    kt_emit_fn emit, void *arg, uint64_t *out_len);
 
 /*
+ * One block fed piece by piece as the pieces arrive (the recorder's pages, each valid only
+ * until it takes the next): begin, any number of feeds, end. The result, handed to emit() as
+ * it comes, decompresses like a kt_codec_compress() block of the pieces put end to end. A
+ * failed feed leaves the block unusable; begin starts the next one afresh.
+ */
+int kt_codec_feed_begin(struct kt_codec *codec);
+int kt_codec_feed(struct kt_codec *codec, const void *data, size_t len, kt_emit_fn emit,
+		  void *arg);
+int kt_codec_feed_end(struct kt_codec *codec, kt_emit_fn emit, void *arg);
+
+/*
  * Streaming decompression of one block (compress_stream.c). kt_unpack_step() decompresses
  * from *in (advancing *in and *in_len past what it used) into out, at most *out_len bytes,
  * and sets *out_len to what it wrote: 1 once the stream has ended, 0 while it wants more

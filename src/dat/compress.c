@@ -10,6 +10,7 @@
  * (kt_codec_like_trace_cmd()).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,8 @@ struct kt_codec {
 	ZSTD_CCtx *cctx;	/* created on first compression */
 	ZSTD_DCtx *dctx;	/* created on first decompression */
 	void *obuf;		/* kt_codec_compress_parts(): compressed bytes on their way out */
+	z_stream z;		/* kt_codec_feed*() with zlib */
+	bool z_live;
 };
 
 static const char *const comp_names[] = {
@@ -105,6 +108,8 @@ void kt_codec_free(struct kt_codec *codec)
 		return;
 	ZSTD_freeCCtx(codec->cctx);
 	ZSTD_freeDCtx(codec->dctx);
+	if (codec->z_live)
+		deflateEnd(&codec->z);
 	free(codec->obuf);
 	free(codec);
 }
@@ -323,4 +328,105 @@ int kt_decompress(enum kt_compression c, const void *in, size_t in_len, void *ou
 	ret = kt_codec_decompress(codec, in, in_len, out, out_len);
 	kt_codec_free(codec);
 	return ret;
+}
+
+/*
+ * The feed: one block built from pieces that arrive one at a time. zstd's streaming mode
+ * makes one frame of them without the content size (as kt_codec_compress() does); the frame's
+ * parameters are those of an unknown size, since the last block of a recording is shorter.
+ */
+static int zstd_feed(struct kt_codec *codec, const void *data, size_t len, bool end,
+		     kt_emit_fn emit, void *arg)
+{
+	size_t cap = ZSTD_CStreamOutSize(), left;
+	ZSTD_inBuffer in = { data, len, 0 };
+	int ret = 0;
+
+	if (!codec->obuf)
+		codec->obuf = malloc(cap);
+	if (!codec->obuf)
+		return -ENOMEM;
+	do {
+		ZSTD_outBuffer out = { codec->obuf, cap, 0 };
+
+		left = ZSTD_compressStream2(codec->cctx, &out, &in,
+					    end ? ZSTD_e_end : ZSTD_e_continue);
+		if (ZSTD_isError(left))
+			return -EINVAL;
+		if (out.pos)
+			ret = emit(arg, codec->obuf, out.pos);
+	} while (!ret && (end ? left : in.pos < in.size));
+	return ret;
+}
+
+static int zlib_feed(struct kt_codec *codec, const void *data, size_t len, bool end,
+		     kt_emit_fn emit, void *arg)
+{
+	unsigned char out[16384];
+	int zr, ret = 0;
+
+	if (len > UINT32_MAX)
+		return -EOVERFLOW;
+	codec->z.next_in = (Bytef *)(uintptr_t)data;
+	codec->z.avail_in = (uInt)len;
+	do {
+		codec->z.next_out = out;
+		codec->z.avail_out = sizeof(out);
+		zr = deflate(&codec->z, end ? Z_FINISH : Z_NO_FLUSH);
+		if (zr == Z_STREAM_ERROR)
+			return -EINVAL;
+		if (codec->z.avail_out < sizeof(out))
+			ret = emit(arg, out, sizeof(out) - codec->z.avail_out);
+	} while (!ret && (end ? zr != Z_STREAM_END : codec->z.avail_in || !codec->z.avail_out));
+	return ret;
+}
+
+int kt_codec_feed_begin(struct kt_codec *codec)
+{
+	int ret;
+
+	switch (codec->comp) {
+	case KT_COMP_ZSTD:
+		ret = zstd_cctx(codec);
+		if (!ret && ZSTD_isError(ZSTD_CCtx_reset(codec->cctx, ZSTD_reset_session_only)))
+			ret = -EINVAL;
+		return ret;
+	case KT_COMP_ZLIB:
+		if (codec->z_live)
+			return deflateReset(&codec->z) == Z_OK ? 0 : -EINVAL;
+		if (deflateInit(&codec->z, Z_BEST_COMPRESSION) != Z_OK)
+			return -ENOMEM;
+		codec->z_live = true;
+		return 0;
+	case KT_COMP_NONE:
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int kt_codec_feed(struct kt_codec *codec, const void *data, size_t len, kt_emit_fn emit,
+		  void *arg)
+{
+	switch (codec->comp) {
+	case KT_COMP_ZSTD:
+		return zstd_feed(codec, data, len, false, emit, arg);
+	case KT_COMP_ZLIB:
+		return zlib_feed(codec, data, len, false, emit, arg);
+	case KT_COMP_NONE:
+		return len ? emit(arg, data, len) : 0;
+	}
+	return -EINVAL;
+}
+
+int kt_codec_feed_end(struct kt_codec *codec, kt_emit_fn emit, void *arg)
+{
+	switch (codec->comp) {
+	case KT_COMP_ZSTD:
+		return zstd_feed(codec, "", 0, true, emit, arg);
+	case KT_COMP_ZLIB:
+		return zlib_feed(codec, "", 0, true, emit, arg);
+	case KT_COMP_NONE:
+		return 0;
+	}
+	return -EINVAL;
 }

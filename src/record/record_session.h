@@ -62,6 +62,7 @@ struct record_session {
 	const char *raw_file;	/* per-CPU file to read; NULL: trace_pipe_raw */
 	bool bounded;		/* flight recorder: read at most what the buffer holds (recorder.h) */
 	bool datagram;		/* record -N over UDP: the sinks take one page per write */
+	enum recorder_read read; /* set from KTRACE_RECORD_READ by record_session_start */
 	bool latency;		/* a latency tracer: no recorders; bufs[0]'s `trace` text is the data */
 	uint64_t trace_id;	/* the TRACEID option; 0: a random one (agent: the one the host has) */
 };

@@ -21,6 +21,7 @@
 #include "ktrace/dat_chunk.h"
 #include "ktrace/fdio.h"
 #include "recorder.h"
+#include "ring_map.h"
 
 #define PIPE_BYTES	(256U << 10)
 #define IDLE_PAUSE_MS	10
@@ -52,6 +53,10 @@ struct recorder {
 	size_t chunk_len, chunk_cap;
 	char *zbuf;		/* chunk header + compressed chunk */
 	size_t zcap;
+	struct ring_map *map;	/* the mapped ring buffer; NULL: splice */
+	bool feeding;		/* mapped: a chunk is being fed to the codec */
+	size_t zlen;		/* mapped: bytes in zbuf, the chunk header included */
+	char *zero_page;	/* mapped: pads the last, partial page */
 };
 
 /*
@@ -98,11 +103,15 @@ static int join_files(struct recorder *r)
 	return 0;
 }
 
+static int end_feed(struct recorder *r);
+
 static int flush_chunk(struct recorder *r)
 {
 	size_t len;
 	int ret;
 
+	if (r->feeding)
+		return end_feed(r);
 	if (!r->chunk_len)
 		return 0;
 	ret = dat_chunk_pack(r->codec, r->chunk, r->chunk_len, DAT_HOST_BIG_ENDIAN, r->zbuf,
@@ -133,6 +142,87 @@ static int add_to_chunk(struct recorder *r, const char *data, size_t len)
 			ret = flush_chunk(r);
 	}
 	return ret;
+}
+
+/* The codec's output for the chunk in zbuf, after its header. */
+static int add_to_zbuf(void *arg, const void *data, size_t len)
+{
+	struct recorder *r = arg;
+
+	if (len > r->zcap - r->zlen)
+		return -ENOSPC;
+	memcpy(r->zbuf + r->zlen, data, len);
+	r->zlen += len;
+	return 0;
+}
+
+static int end_feed(struct recorder *r)
+{
+	int ret = kt_codec_feed_end(r->codec, add_to_zbuf, r);
+
+	r->feeding = false;
+	if (ret)
+		return ret;
+	dat_chunk_header_put(r->zbuf, (uint32_t)(r->zlen - DAT_CHUNK_HEADER_SIZE),
+			     (uint32_t)r->chunk_len, DAT_HOST_BIG_ENDIAN);
+	ret = fd_write_all(r->fds[r->cur], r->zbuf, r->zlen);
+	if (ret)
+		return ret;
+	r->chunks[r->cur]++;
+	r->chunk_len = 0;
+	return account(r, r->zlen);
+}
+
+/*
+ * Mapped: one page, `used` bytes of it from the mapping and zeros after them (a partial page
+ * at the end, as read() gives it to the splice path), fed to the chunk or written as it is.
+ */
+static int take_mapped_page(struct recorder *r, const char *page, size_t used)
+{
+	size_t ps = r->cfg.page_size;
+	int ret;
+
+	r->raw_bytes += ps;
+	if (!r->codec) {
+		ret = fd_write_all(r->fds[r->cur], page, used);
+		if (!ret && used < ps)
+			ret = fd_write_all(r->fds[r->cur], r->zero_page, ps - used);
+		return ret ? ret : account(r, ps);
+	}
+	if (!r->feeding) {
+		ret = kt_codec_feed_begin(r->codec);
+		if (ret)
+			return ret;
+		r->feeding = true;
+		r->zlen = DAT_CHUNK_HEADER_SIZE;
+		r->chunk_len = 0;
+	}
+	ret = kt_codec_feed(r->codec, page, used, add_to_zbuf, r);
+	if (!ret && used < ps)
+		ret = kt_codec_feed(r->codec, r->zero_page, ps - used, add_to_zbuf, r);
+	if (ret)
+		return ret;
+	r->chunk_len += ps;
+	return r->chunk_len == r->chunk_cap ? end_feed(r) : 0;
+}
+
+/* Every page the mapping hands out now (with `flush`, the partial last one too). */
+static long drain_mapped(struct recorder *r, bool flush)
+{
+	long total = 0;
+
+	for (;;) {
+		const void *page;
+		size_t used;
+		int ret = ring_map_next(r->map, flush, &page, &used);
+
+		if (ret <= 0)
+			return ret < 0 ? ret : total;
+		ret = take_mapped_page(r, page, used);
+		if (ret)
+			return ret;
+		total += (long)r->cfg.page_size;
+	}
 }
 
 /*
@@ -304,13 +394,16 @@ static void *recorder_main(void *arg)
 	r->tid = gettid();
 	sem_post(&r->ready);
 	do {
-		moved = drain_full_pages(r);
+		moved = r->map ? drain_mapped(r, false) : drain_full_pages(r);
 		if (moved < 0) {
 			ret = (int)moved;
 			break;
 		}
 	} while (!wait_for_work(r, moved == 0 && r->ring_woke));
-	if (!ret) {
+	if (!ret && r->map) {
+		moved = drain_mapped(r, true);
+		ret = moved < 0 ? (int)moved : 0;
+	} else if (!ret) {
 		moved = drain_full_pages(r);
 		ret = moved < 0 ? (int)moved : take_partial_pages(r);
 	}
@@ -324,16 +417,42 @@ static void *recorder_main(void *arg)
 	return NULL;
 }
 
+/*
+ * The mapping unless told to splice; 0 once mapped, 1 to splice instead, negative errno when
+ * the mapping was demanded and refused. ENODEV (no mapping before 6.10) becomes EOPNOTSUPP, so
+ * that it does not read as a CPU without a ring buffer.
+ */
+static int open_mapping(struct recorder *r)
+{
+	int ret;
+
+	if (r->cfg.read == RECORDER_READ_SPLICE || r->cfg.datagram)
+		return 1;
+	ret = ring_map_open(r->trace_fd, r->cfg.page_size, &r->map);
+	if (ret && r->cfg.read == RECORDER_READ_AUTO)
+		return 1;
+	if (ret)
+		return ret == -ENODEV ? -EOPNOTSUPP : ret;
+	r->zero_page = calloc(1, r->cfg.page_size);
+	return r->zero_page ? 0 : -ENOMEM;
+}
+
 static int open_files(struct recorder *r)
 {
 	char path[4096];
-	int fds[2];
+	int fds[2], ret;
 
 	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/%s", r->cfg.trace_dir, r->cfg.cpu,
 		 r->cfg.raw_file ? r->cfg.raw_file : "trace_pipe_raw");
 	r->trace_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (r->trace_fd < 0)
 		return -errno;
+	r->stop_fd = eventfd(0, EFD_CLOEXEC);
+	if (r->stop_fd < 0)
+		return -errno;
+	ret = open_mapping(r);
+	if (ret <= 0)
+		return ret;
 	if (pipe2(fds, O_CLOEXEC))
 		return -errno;
 	r->pipe_rd = fds[0];
@@ -342,10 +461,7 @@ static int open_files(struct recorder *r)
 	fcntl(r->pipe_wr, F_SETPIPE_SZ, PIPE_BYTES);
 	r->pipe_cap = (size_t)fcntl(r->pipe_wr, F_GETPIPE_SZ);
 	r->pipe_cap -= r->pipe_cap % r->cfg.page_size;
-	if (!r->pipe_cap)
-		return -EINVAL;
-	r->stop_fd = eventfd(0, EFD_CLOEXEC);
-	return r->stop_fd < 0 ? -errno : 0;
+	return r->pipe_cap ? 0 : -EINVAL;
 }
 
 static int alloc_codec(struct recorder *r)
@@ -426,6 +542,7 @@ void recorder_get_stats(const struct recorder *r, struct recorder_stats *st)
 	st->file_bytes = r->file_bytes;
 	st->fd = r->fds[r->cur];
 	st->nr_chunks = r->nr_chunks;
+	st->mapped = r->map != NULL;
 }
 
 int recorder_finish(struct recorder *r)
@@ -455,6 +572,8 @@ void recorder_free(struct recorder *r)
 		close(r->pipe_wr);
 	if (r->stop_fd >= 0)
 		close(r->stop_fd);
+	ring_map_close(r->map);
+	free(r->zero_page);
 	sem_destroy(&r->ready);
 	kt_codec_free(r->codec);
 	free(r->chunk);

@@ -4,7 +4,10 @@
 
 /*
  * One recorder per CPU and instance: a thread that moves trace_pipe_raw pages into a temp file.
- * Uncompressed, pages go trace_pipe_raw -> pipe -> file with splice and never enter user memory.
+ * On Linux 6.10+ it reads the ring buffer through the kernel's mapping of it (ring_map.h): each
+ * finished page is compressed, or written, straight from the mapping. Where the kernel refuses
+ * the mapping (older kernels, a snapshot-armed instance, snapshot_raw) it splices:
+ * uncompressed, pages go trace_pipe_raw -> pipe -> file with splice and never enter user memory.
  * Compressed, pages are spliced into a pipe, read from it a chunk at a time and compressed right
  * away, so the temp file (and the disk) only ever holds compressed chunks in the layout that
  * struct dat_cpu_source describes.
@@ -21,6 +24,13 @@
 #include <sys/types.h>
 
 #include "ktrace/compress.h"
+
+/* How the ring buffer is read: KTRACE_RECORD_READ=auto|mmap|splice (ktrace-record(1)). */
+enum recorder_read {
+	RECORDER_READ_AUTO,	/* the mapping where the kernel allows it, else splice */
+	RECORDER_READ_MMAP,	/* the mapping or an error */
+	RECORDER_READ_SPLICE,	/* splice (and read() for the last partial pages) */
+};
 
 struct recorder_config {
 	const char *trace_dir;	/* tracefs dir of the instance (top or instances/NAME) */
@@ -39,6 +49,7 @@ struct recorder_config {
 	 * leaves newer events to the next save. 0: everything, until the buffer is empty.
 	 */
 	uint64_t take_at_most;
+	enum recorder_read read; /* datagrams always splice */
 };
 
 struct recorder_stats {
@@ -46,11 +57,16 @@ struct recorder_stats {
 	uint64_t file_bytes;	/* bytes in the temp file */
 	uint32_t nr_chunks;	/* compressed chunks in the temp file */
 	int fd;			/* the temp file holding the data (out_fd or, with -m, spare_fd) */
+	bool mapped;		/* read through the kernel's mapping (ring_map.h), not splice */
 };
 
 struct recorder;
 
-/* Starts the thread; 0 or negative errno (the trace_pipe_raw file is opened before returning). */
+/*
+ * Starts the thread; 0 or negative errno (the trace_pipe_raw file is opened and, unless it
+ * splices, mapped before returning). RECORDER_READ_MMAP on a kernel that will not map the
+ * file fails with -EOPNOTSUPP (before 6.10), -EBUSY (snapshot armed) or the mapping's errno.
+ */
 int recorder_start(const struct recorder_config *cfg, struct recorder **out);
 /* The thread's id once it runs (for pid filters), 0 before. */
 pid_t recorder_tid(const struct recorder *r);

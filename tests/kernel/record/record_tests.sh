@@ -7,6 +7,7 @@ set -u
 K=$1
 HELPER=$2
 CASE=$3
+NOMMAP=$(dirname "$HELPER")/nommap_shim.so
 T=/sys/kernel/tracing
 LATENCY_TRACERS=$(dirname "$0")/../../data/latency_tracers.tsv
 W=$(mktemp -d /tmp/ktrace-record-test.XXXXXX)
@@ -345,6 +346,136 @@ case_max_size() {
 		*) fail "-m $c: the newest marks were not kept: $range" ;;
 		esac
 	done
+}
+
+# FILE -> the events of $W/report.txt without who/where/when (pid, CPU, time stamp).
+event_content() {
+	report "$1"
+	sed -nE 's/^.*\[[0-9]+\] +[0-9.]+: +//p' "$W/report.txt"
+}
+
+# pid -> whether its ring-buffer reading maps trace_pipe_raw (/proc/PID/maps names the file).
+maps_ring() {
+	grep -q 'per_cpu/cpu[0-9]*/trace_pipe_raw' "/proc/$1/maps"
+}
+
+# The two ways of reading the ring buffer (KTRACE_RECORD_READ, recorder.h): the mapping (this
+# kernel has it: Linux 6.10+) and splice. Each must record the same events, account lost ones
+# alike (the events in the file plus the pages' dropped counts are exactly what the workload
+# made), fall back or fail as documented, and leave tracefs as found.
+case_read_paths() {
+	local before m c pid n got lost dropped inst=ktrace-read-test
+	[ "$(uname -r | awk -F. '{ print $1 * 100 + $2 }')" -ge 610 ] ||
+		fail "this case needs Linux 6.10+ (the mapped ring buffer); kernel $(uname -r)"
+	before=$(snapshot)
+	for m in mmap splice; do
+		for c in zstd none; do
+			KTRACE_RECORD_READ=$m record_helper 3000 --compression $c
+			event_content "$W/t.dat" > "$W/content.$m.$c"
+		done
+		cmp -s "$W/content.$m.zstd" "$W/content.$m.none" ||
+			fail "$m: zstd and none recorded different events"
+		# this trace-cmd reads no zlib: ktrace's reader checks that file
+		KTRACE_RECORD_READ=$m "$K" record -q -o "$W/z.dat" --compression zlib \
+			-e syscalls:sys_enter_getppid -F -- "$HELPER" 3000 > /dev/null 2> "$W/record.err" ||
+			fail "$m: zlib record failed: $(cat "$W/record.err")"
+		n=$("$K" report -i "$W/z.dat" 2> "$W/report.err" | grep -c 'ktrace-mark')
+		[ "$n" = 3000 ] || fail "$m: zlib file holds $n marks, expected 3000"
+	done
+	cmp -s "$W/content.mmap.zstd" "$W/content.splice.zstd" ||
+		fail "mmap and splice recorded different events: $(diff "$W/content.mmap.zstd" \
+			"$W/content.splice.zstd" | head -5)"
+	same_state "$before" "$(snapshot)" "after recording both ways"
+
+	# which path runs: auto and mmap map the ring buffer, splice does not
+	for m in auto mmap splice; do
+		KTRACE_RECORD_READ=$m "$K" record -q -o "$W/bg.dat" -e sched:sched_switch \
+			2> "$W/record.err" &
+		pid=$!
+		for ((n = 0; n < 100; n++)); do
+			[ "$(cat "$T/tracing_on")" = 1 ] && break
+			sleep 0.05
+		done
+		sleep 0.3
+		got=no
+		maps_ring "$pid" && got=yes
+		kill -INT "$pid"
+		wait "$pid" || fail "KTRACE_RECORD_READ=$m record failed: $(cat "$W/record.err")"
+		case "$m:$got" in
+		auto:yes|mmap:yes|splice:no) ;;
+		*) fail "KTRACE_RECORD_READ=$m: trace_pipe_raw mapped: $got" ;;
+		esac
+		report "$W/bg.dat"
+		grep -q 'sched_switch:' "$W/report.txt" || fail "$m: no sched_switch recorded"
+	done
+	same_state "$before" "$(snapshot)" "after the background records"
+
+	# lost events: a 4 KiB buffer and a burst. What the file holds plus what record says was
+	# lost (the kernel's overrun and dropped counts) is every event the helper made, on both
+	# paths; the pages' own dropped marks are shown (the kernel stores a count only where the
+	# page has room for it)
+	for m in mmap splice; do
+		KTRACE_RECORD_READ=$m "$K" record -o "$W/l.dat" -b 4 -e syscalls:sys_enter_getppid \
+			-F -- taskset -c 1 "$HELPER" 200000 > /dev/null 2> "$W/record.err" ||
+			fail "$m: record -b 4 failed: $(cat "$W/record.err")"
+		report "$W/l.dat"
+		got=$(grep -c 'sys_enter_getppid:' "$W/report.txt")
+		n=$(grep -c 'ktrace-mark' "$W/report.txt")
+		lost=$(grep -o 'lost [0-9]* events' "$W/record.err" | awk '{ s += $2 } END { print s + 0 }')
+		dropped=$(grep -o '\[[0-9]* EVENTS DROPPED\]' "$W/report.txt" | tr -dc '0-9\n' |
+			awk '{ s += $1 } END { print s + 0 }')
+		# getppid and marks alternate in one ring buffer: losses count both kinds
+		[ $((got + n + lost)) = 400000 ] ||
+			fail "$m: $got getppid + $n marks + $lost lost != 400000 events made"
+		echo "$m: -b 4 burst: $got getppid, $n marks, $lost lost, $dropped counted in pages," \
+			"$(grep -c 'EVENTS DROPPED' "$W/report.txt") pages marked"
+	done
+	same_state "$before" "$(snapshot)" "after the lost-event records"
+
+	# a kernel that refuses the mapping (the shim: ENODEV, as before 6.10): auto splices,
+	# mmap fails with one line naming the file and leaves no file and tracefs as found
+	for m in auto mmap; do
+		rm -f "$W/s.dat"
+		if LD_PRELOAD=$NOMMAP KTRACE_RECORD_READ=$m "$K" record -q -o "$W/s.dat" \
+			-e syscalls:sys_enter_getppid -F -- "$HELPER" 500 > /dev/null 2> "$W/record.err"
+		then
+			[ $m = auto ] || fail "mmap refused, yet KTRACE_RECORD_READ=mmap succeeded"
+			report "$W/s.dat"
+			[ "$(grep -c 'sys_enter_getppid:' "$W/report.txt")" = 500 ] ||
+				fail "mmap refused, auto: not the 500 events"
+		else
+			[ $m = mmap ] || fail "mmap refused, auto failed: $(cat "$W/record.err")"
+			[ "$(wc -l < "$W/record.err")" = 1 ] &&
+				grep -q 'cannot map .*/per_cpu/cpu0/trace_pipe_raw' "$W/record.err" ||
+				fail "mmap refused: not one line naming the file: $(cat "$W/record.err")"
+			[ ! -e "$W/s.dat" ] || fail "mmap refused: left $W/s.dat behind"
+		fi
+		same_state "$before" "$(snapshot)" "after a refused mapping ($m)"
+	done
+	# a snapshot-armed instance refuses it too (where the kernel has snapshots)
+	if [ -e "$T/snapshot" ]; then
+		CLEANUP+=("rmdir $T/instances/$inst 2>/dev/null")
+		mkdir "$T/instances/$inst" || fail "cannot create instance $inst"
+		echo 1 > "$T/instances/$inst/snapshot" || fail "cannot arm a snapshot in $inst"
+		KTRACE_RECORD_READ=auto "$K" record -q -o "$W/s.dat" -B "$inst" -e sched:sched_switch \
+			-- sleep 0.2 2> "$W/record.err" ||
+			fail "auto on a snapshot instance: $(cat "$W/record.err")"
+		KTRACE_RECORD_READ=mmap "$K" record -q -o "$W/s2.dat" -B "$inst" \
+			-e sched:sched_switch -- sleep 0.2 2> "$W/record.err" &&
+			fail "mmap on a snapshot-armed instance succeeded"
+		rmdir "$T/instances/$inst"
+	else
+		echo "NOTE: no CONFIG_TRACER_SNAPSHOT in $(uname -r): the snapshot-armed refusal is" \
+			"tested through the shim's refusal only"
+	fi
+	same_state "$before" "$(snapshot)" "after the refusals"
+	if KTRACE_RECORD_READ=bogus "$K" record -q -o "$W/b.dat" -e sched:sched_switch -- true \
+		2> "$W/record.err"; then
+		fail "KTRACE_RECORD_READ=bogus accepted"
+	fi
+	grep -q 'KTRACE_RECORD_READ=bogus' "$W/record.err" ||
+		fail "KTRACE_RECORD_READ=bogus: message does not name it: $(cat "$W/record.err")"
+	same_state "$before" "$(snapshot)" "after a bad KTRACE_RECORD_READ"
 }
 
 # The latency tracers. Where the kernel lacks one (this host's and Debian's kernels lack all):
