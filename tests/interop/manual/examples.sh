@@ -87,14 +87,17 @@ for page in "$MAN"/*.1; do
 			skipped=$((skipped + 1))
 			continue
 		fi
-		out=$(grep -o -- '\(-o\|--perfetto\) [^ ]*' <<< "$cmd" | head -1 | sed 's/^[^ ]* //')
+		out=$(grep -o -- '\(-o\|--perfetto\|--parquet\) [^ ]*' <<< "$cmd" | head -1 |
+			sed 's/^[^ ]* //')
 		[ "$sub" = convert ] && [ -z "$out" ] && out=$(awk '{ print $NF }' <<< "$cmd")
 		[[ $out == *.dat ]] || [[ $out == *.pftrace ]] || [[ $out == *.db ]] ||
-			[ "$sub" = split ] || out=
+			[[ $cmd == *--parquet* ]] || [ "$sub" = split ] || out=
 		# sqlite3 in an example opens a shell: give it a query instead of a terminal.
 		if (cd "$d" && PATH=$(dirname "$KTRACE"):$PATH timeout 60 bash -o pipefail -c "$cmd") \
 			< <(echo 'SELECT count(*) FROM events;') > "$d/stdout" 2> "$d/stderr"; then
-			if [ -s "$d/stdout" ] || { [ -n "$out" ] && [ -s "$d/$out" ]; } ||
+			# --parquet DIR: a directory of tables
+			if [ -s "$d/stdout" ] || { [ -n "$out" ] && [ -f "$d/$out" ] && [ -s "$d/$out" ]; } ||
+			   { [ -n "$out" ] && [ -d "$d/$out" ] && [ -n "$(ls -A "$d/$out")" ]; } ||
 			   { [ "$sub" = split ] && ls "$d" | grep -q '\.dat\.[0-9]\|part'; }; then
 				pass "$name: $cmd"
 			else
