@@ -35,7 +35,9 @@ int strbuf_add(struct strbuf *sb, const void *data, size_t len)
 
 	if (ret)
 		return ret;
-	memcpy(sb->buf + sb->len, data, len);
+	/* an empty add may come with no data at all: memcpy's NULL is undefined even for 0 */
+	if (len)
+		memcpy(sb->buf + sb->len, data, len);
 	sb->len += len;
 	sb->buf[sb->len] = '\0';
 	return 0;
