@@ -436,7 +436,9 @@ case_read_paths() {
 	# mmap fails with one line naming the file and leaves no file and tracefs as found
 	for m in auto mmap; do
 		rm -f "$W/s.dat"
-		if LD_PRELOAD=$NOMMAP KTRACE_RECORD_READ=$m "$K" record -q -o "$W/s.dat" \
+		# an ASan build (scripts/sanitize) wants its runtime first: the shim goes before it
+		if ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+		   LD_PRELOAD=$NOMMAP KTRACE_RECORD_READ=$m "$K" record -q -o "$W/s.dat" \
 			-e syscalls:sys_enter_getppid -F -- "$HELPER" 500 > /dev/null 2> "$W/record.err"
 		then
 			[ $m = auto ] || fail "mmap refused, yet KTRACE_RECORD_READ=mmap succeeded"
