@@ -78,7 +78,4 @@ int net_time_sync_parse(const struct net_msg *msg, struct net_time_sync *out);
 int net_encode_time_sync(struct strbuf *out, const char *proto, uint32_t id,
 			 const void *payload, uint32_t payload_len);
 
-uint64_t net_get_be64(const uint8_t *p);
-void net_put_be64(uint8_t *p, uint64_t v);
-
 #endif

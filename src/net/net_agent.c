@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ktrace/net_agent.h"
+#include "ktrace/net_bytes.h"
 #include "ktrace/strv.h"
 
 /* The fixed fields of TRACE_RESP: flags, cpus, page size, trace id, protocol name, port. */
@@ -12,30 +13,6 @@
 #define REQ_FIXED	16
 #define PROXY_FIXED	(REQ_FIXED + 8)
 #define TSYNC_FIXED	(NET_TSYNC_NAME_LEN + 4)
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
-}
-
-uint64_t net_get_be64(const uint8_t *p)
-{
-	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
-}
-
-void net_put_be64(uint8_t *p, uint64_t v)
-{
-	put_be32(p, (uint32_t)(v >> 32));
-	put_be32(p + 4, (uint32_t)v);
-}
 
 /* ARGS: be32 argc, then argc NUL-terminated strings, nothing after them. */
 static int parse_args(const uint8_t *p, uint32_t len, struct net_trace_req *req)
@@ -45,7 +22,7 @@ static int parse_args(const uint8_t *p, uint32_t len, struct net_trace_req *req)
 
 	if (len < 4 || p[len - 1] != '\0')
 		return -EBADMSG;
-	argc = get_be32(p);
+	argc = net_get_be32(p);
 	/* every argument takes at least its NUL */
 	if (argc > len - 4)
 		return -EBADMSG;
@@ -90,16 +67,16 @@ int net_trace_req_parse(const struct net_msg *msg, struct net_trace_req *out)
 		return -EBADMSG;
 	if (msg->fixed_len < (msg->cmd == NET_TRACE_PROXY ? PROXY_FIXED : REQ_FIXED))
 		return -EBADMSG;
-	out->flags = get_be32(msg->fixed);
+	out->flags = net_get_be32(msg->fixed);
 	out->trace_id = net_get_be64(msg->fixed + 8);
 	if (msg->cmd == NET_TRACE_PROXY) {
 		out->proxy = true;
-		out->cpus = get_be32(msg->fixed + 16);
-		out->siblings = get_be32(msg->fixed + 20);
+		out->cpus = net_get_be32(msg->fixed + 16);
+		out->siblings = net_get_be32(msg->fixed + 20);
 	}
 	while (!ret && msg->payload_len - pos > 8) {
-		id = get_be32(msg->payload + pos);
-		len = get_be32(msg->payload + pos + 4);
+		id = net_get_be32(msg->payload + pos);
+		len = net_get_be32(msg->payload + pos + 4);
 		pos += 8;
 		if (len > msg->payload_len - pos) {
 			ret = -EBADMSG;
@@ -138,8 +115,8 @@ static int add_param(struct strbuf *sb, uint32_t id, const struct strbuf *value)
 {
 	uint8_t hdr[8];
 
-	put_be32(hdr, id);
-	put_be32(hdr + 4, (uint32_t)value->len);
+	net_put_be32(hdr, id);
+	net_put_be32(hdr + 4, (uint32_t)value->len);
 	return strbuf_add(sb, hdr, sizeof(hdr)) || strbuf_add(sb, value->buf, value->len) ?
 		-ENOMEM : 0;
 }
@@ -151,10 +128,10 @@ int net_encode_trace_req(struct strbuf *out, uint32_t flags, uint64_t trace_id, 
 	uint8_t fixed[REQ_FIXED] = { 0 }, n[4];
 	int i, ret = 0;
 
-	put_be32(fixed, flags);
+	net_put_be32(fixed, flags);
 	net_put_be64(fixed + 8, trace_id);
 	if (argc > 0) {
-		put_be32(n, (uint32_t)argc);
+		net_put_be32(n, (uint32_t)argc);
 		ret = strbuf_add(&value, n, sizeof(n));
 		for (i = 0; !ret && i < argc; i++)
 			ret = strbuf_add(&value, argv[i], strlen(argv[i]) + 1);
@@ -202,12 +179,12 @@ int net_trace_resp_parse(const struct net_msg *msg, struct net_trace_resp *out)
 	memset(out, 0, sizeof(*out));
 	if (msg->cmd != NET_TRACE_RESP || msg->fixed_len < RESP_FIXED)
 		return -EBADMSG;
-	out->flags = get_be32(msg->fixed);
-	out->cpus = get_be32(msg->fixed + 4);
-	out->page_size = get_be32(msg->fixed + 8);
+	out->flags = net_get_be32(msg->fixed);
+	out->cpus = net_get_be32(msg->fixed + 4);
+	out->page_size = net_get_be32(msg->fixed + 8);
 	out->trace_id = net_get_be64(msg->fixed + 12);
 	memcpy(out->tsync_proto, msg->fixed + 20, NET_TSYNC_NAME_LEN);
-	out->tsync_port = get_be32(msg->fixed + 20 + NET_TSYNC_NAME_LEN);
+	out->tsync_port = net_get_be32(msg->fixed + 20 + NET_TSYNC_NAME_LEN);
 	if (!out->cpus || out->cpus > NET_MAX_CPUS || out->page_size < NET_MIN_PAGE_SIZE ||
 	    out->page_size > NET_MAX_PAGE_SIZE)
 		return -EBADMSG;
@@ -231,12 +208,12 @@ int net_encode_trace_resp(struct strbuf *out, const struct net_trace_resp *resp)
 	uint32_t i;
 	int ret = 0;
 
-	put_be32(fixed, resp->flags);
-	put_be32(fixed + 4, resp->cpus);
-	put_be32(fixed + 8, resp->page_size);
+	net_put_be32(fixed, resp->flags);
+	net_put_be32(fixed + 4, resp->cpus);
+	net_put_be32(fixed + 8, resp->page_size);
 	net_put_be64(fixed + 12, resp->trace_id);
 	memcpy(fixed + 20, resp->tsync_proto, strnlen(resp->tsync_proto, NET_TSYNC_NAME_LEN));
-	put_be32(fixed + 20 + NET_TSYNC_NAME_LEN, resp->tsync_port);
+	net_put_be32(fixed + 20 + NET_TSYNC_NAME_LEN, resp->tsync_port);
 	for (i = 0; !ret && i < resp->cpus; i++)
 		ret = strbuf_addf(&payload, "%u", resp->ports[i]) || strbuf_addch(&payload, '\0');
 	if (!ret)
@@ -254,7 +231,7 @@ int net_time_sync_parse(const struct net_msg *msg, struct net_time_sync *out)
 	if (msg->cmd != NET_TIME_SYNC || msg->fixed_len < TSYNC_FIXED)
 		return -EBADMSG;
 	memcpy(out->proto, msg->fixed, NET_TSYNC_NAME_LEN);
-	out->id = get_be32(msg->fixed + NET_TSYNC_NAME_LEN);
+	out->id = net_get_be32(msg->fixed + NET_TSYNC_NAME_LEN);
 	out->payload = msg->payload;
 	out->payload_len = msg->payload_len;
 	return 0;
@@ -266,6 +243,6 @@ int net_encode_time_sync(struct strbuf *out, const char *proto, uint32_t id,
 	uint8_t fixed[TSYNC_FIXED] = { 0 };
 
 	memcpy(fixed, proto, strnlen(proto, NET_TSYNC_NAME_LEN));
-	put_be32(fixed + NET_TSYNC_NAME_LEN, id);
+	net_put_be32(fixed + NET_TSYNC_NAME_LEN, id);
 	return net_msg_encode(out, NET_TIME_SYNC, fixed, sizeof(fixed), payload, payload_len);
 }

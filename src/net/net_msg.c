@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ktrace/net.h"
+#include "ktrace/net_bytes.h"
 
 /* Size of each command's fixed fields; commands without fields have 0. */
 static const uint32_t fixed_sizes[NET_NR_CMDS] = {
@@ -29,19 +30,6 @@ const char *net_cmd_name(uint32_t cmd)
 	return cmd < NET_NR_CMDS ? cmd_names[cmd] : "unknown";
 }
 
-static uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
-}
-
 static int is_pow2(uint32_t v)
 {
 	return v && !(v & (v - 1));
@@ -50,9 +38,9 @@ static int is_pow2(uint32_t v)
 static int check_fields(struct net_msg *m)
 {
 	if (m->cmd == NET_TINIT) {
-		m->tinit.cpus = get_be32(m->fixed);
-		m->tinit.page_size = get_be32(m->fixed + 4);
-		m->tinit.opt_num = get_be32(m->fixed + 8);
+		m->tinit.cpus = net_get_be32(m->fixed);
+		m->tinit.page_size = net_get_be32(m->fixed + 4);
+		m->tinit.opt_num = net_get_be32(m->fixed + 8);
 		if (!m->tinit.cpus || m->tinit.cpus > NET_MAX_CPUS)
 			return -EINVAL;
 		if (!is_pow2(m->tinit.page_size) || m->tinit.page_size < NET_MIN_PAGE_SIZE ||
@@ -62,7 +50,7 @@ static int check_fields(struct net_msg *m)
 		if (m->tinit.opt_num > m->payload_len)
 			return -EINVAL;
 	} else if (m->cmd == NET_RINIT) {
-		m->rinit.cpus = get_be32(m->fixed);
+		m->rinit.cpus = net_get_be32(m->fixed);
 		if (!m->rinit.cpus || m->rinit.cpus > NET_MAX_CPUS)
 			return -EINVAL;
 	}
@@ -77,9 +65,9 @@ int net_msg_parse_max(const void *buf, size_t len, size_t max_len, struct net_ms
 	memset(out, 0, sizeof(*out));
 	if (len < NET_MSG_HDR_LEN)
 		return 0;
-	size = get_be32(p);
-	cmd = get_be32(p + 4);
-	fixed_len = get_be32(p + 8);
+	size = net_get_be32(p);
+	cmd = net_get_be32(p + 4);
+	fixed_len = net_get_be32(p + 8);
 	/* Sizes are checked before anything is read past the header. */
 	if (size < NET_MSG_HDR_LEN || size > max_len)
 		return -EMSGSIZE;
@@ -168,9 +156,9 @@ int net_msg_encode(struct strbuf *out, enum net_cmd cmd, const void *fixed, uint
 
 	if ((unsigned int)cmd >= NET_NR_CMDS || fixed_len < fixed_sizes[cmd] || size > UINT32_MAX)
 		return -EINVAL;
-	put_be32(hdr, (uint32_t)size);
-	put_be32(hdr + 4, cmd);
-	put_be32(hdr + 8, fixed_len);
+	net_put_be32(hdr, (uint32_t)size);
+	net_put_be32(hdr + 4, cmd);
+	net_put_be32(hdr + 8, fixed_len);
 	/* memcpy from NULL is undefined even for 0 bytes: add only what is there. */
 	if (strbuf_add(out, hdr, sizeof(hdr)) ||
 	    (fixed_len && strbuf_add(out, fixed, fixed_len)) ||
@@ -183,9 +171,9 @@ int net_encode_tinit(struct strbuf *out, uint32_t cpus, uint32_t page_size, int 
 {
 	uint8_t fixed[12];
 
-	put_be32(fixed, cpus);
-	put_be32(fixed + 4, page_size);
-	put_be32(fixed + 8, tcp ? 1 : 0);
+	net_put_be32(fixed, cpus);
+	net_put_be32(fixed + 4, page_size);
+	net_put_be32(fixed + 8, tcp ? 1 : 0);
 	return net_msg_encode(out, NET_TINIT, fixed, sizeof(fixed), "tcp", tcp ? 4 : 0);
 }
 
@@ -202,7 +190,7 @@ int net_encode_rinit(struct strbuf *out, const unsigned int *ports, uint32_t cpu
 		strbuf_release(&payload);
 		return -ENOMEM;
 	}
-	put_be32(fixed, cpus);
+	net_put_be32(fixed, cpus);
 	ret = net_msg_encode(out, NET_RINIT, fixed, sizeof(fixed), payload.buf, payload.len);
 	strbuf_release(&payload);
 	return ret;
