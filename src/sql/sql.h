@@ -104,6 +104,38 @@ struct sql_table {
 /* The columns every table starts with. */
 enum { SQL_COL_TS, SQL_COL_CPU };
 
+/*
+ * Declares a table's schema and allocates it zeroed, size bytes whose first member is its
+ * sqlite3_vtab (every xCreate starts so); SQLITE_OK or an SQLite error code.
+ */
+int sql_vtab_new(sqlite3 *db, const char *schema, size_t size, sqlite3_vtab **out);
+
+/*
+ * The cursor of a table that pairs records in a walk of its own (fgraph_call, syscall): every
+ * record of the file, in order, with no range pushed into it (a pairing needs each task's
+ * records from its first on); SQLite filters the rows. Such a cursor embeds it first.
+ */
+struct sql_walk {
+	sqlite3_vtab_cursor base;
+	struct sql_scan *scan;
+	sqlite3_int64 rowid;	/* the current row's id (xRowid) */
+	bool eof;
+	struct strbuf err;
+};
+
+/* A zeroed cursor of size bytes, at its end until xFilter: SQLITE_OK or SQLITE_NOMEM. */
+int sql_walk_open(size_t size, sqlite3_vtab_cursor **out);
+/* Frees the walk (the cursor's own state is released before). */
+void sql_walk_close(struct sql_walk *w);
+/* Starts the walk again from df's first record: SQLITE_OK or the error on the table. */
+int sql_walk_restart(struct sql_walk *w, struct dat_file *df);
+/* 1 with the next record, 0 at the end, or SQLITE_ERROR's negative with the table's message. */
+int sql_walk_next(struct sql_walk *w, struct tep_record **record, int *buffer);
+/* The module members every walking table shares. */
+int sql_walk_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info);
+int sql_walk_eof(sqlite3_vtab_cursor *cur);
+int sql_walk_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid);
+
 /* The modules of the tables of records (sql_vtab.c), made by these (their xCreate). */
 extern const sqlite3_module sql_events_module, sql_format_module, sql_lost_module;
 /* fgraph_call (sql_fgraph.c), syscall (sql_syscall.c): aux is the struct sql_trace */

@@ -123,17 +123,13 @@ int sql_events_create(sqlite3 *db, void *aux, int argc, const char *const *argv,
 		      sqlite3_vtab **out, char **err)
 {
 	struct events_table *e;
-	int ret = sqlite3_declare_vtab(db, schema);
+	int ret = sql_vtab_new(db, schema, sizeof(*e), out);
 
 	if (ret != SQLITE_OK)
 		return ret;
-	e = sqlite3_malloc(sizeof(*e));
-	if (!e)
-		return SQLITE_NOMEM;
-	memset(e, 0, sizeof(*e));
+	e = (struct events_table *)*out;
 	e->t.trace = aux;
 	e->t.ops = &events_ops;
 	e->t.event_id = -1;
-	*out = &e->t.base;
 	return SQLITE_OK;
 }

@@ -58,13 +58,10 @@ struct fgraph_call {
 };
 
 struct fgraph_cursor {
-	sqlite3_vtab_cursor base;
-	struct sql_scan *scan;
+	struct sql_walk w;	/* w.rowid: row.id */
 	struct pid_table tasks;
 	int64_t seq;
 	struct fgraph_call row;
-	bool eof;
-	struct strbuf err;
 };
 
 static uint64_t field_u64(struct tep_format_field *f, struct tep_record *r)
@@ -149,14 +146,13 @@ static int cursor_next(sqlite3_vtab_cursor *cur)
 	int buffer, type, ret;
 
 	for (;;) {
-		ret = sql_scan_next(c->scan, &r, &buffer, &c->err);
+		ret = sql_walk_next(&c->w, &r, &buffer);
 		if (!ret) {
-			c->eof = true;
+			c->w.eof = true;
 			return SQLITE_OK;
 		}
 		if (ret < 0)
-			return sql_table_error(cur->pVtab, "%s", c->err.len ? strbuf_str(&c->err) :
-					       strerror(-ret));
+			return -ret;
 		c->seq++;
 		type = tep_data_type(tep, r);
 		if (type == t->entry_id)
@@ -167,8 +163,10 @@ static int cursor_next(sqlite3_vtab_cursor *cur)
 			ret = 0;
 		if (ret < 0)
 			return SQLITE_NOMEM;
-		if (ret)
+		if (ret) {
+			c->w.rowid = c->row.id;
 			return SQLITE_OK;
+		}
 	}
 }
 
@@ -191,24 +189,16 @@ static int cursor_filter(sqlite3_vtab_cursor *cur, int idx, const char *plan, in
 {
 	struct fgraph_cursor *c = (struct fgraph_cursor *)cur;
 	struct fgraph_table *t = (struct fgraph_table *)cur->pVtab;
-	struct sql_range all = SQL_RANGE_ALL;
 	int ret;
 
-	sql_scan_close(c->scan);
-	c->scan = NULL;
 	tasks_release(&c->tasks);
 	c->seq = 0;
-	c->eof = t->exit_id < 0;
-	if (c->eof)
+	if (t->exit_id < 0) {
+		c->w.eof = true;
 		return SQLITE_OK;
-	strbuf_reset(&c->err);
-	ret = sql_scan_open(t->trace->df, &all, &c->scan, &c->err);
-	if (ret) {
-		c->eof = true;
-		return sql_table_error(cur->pVtab, "%s", c->err.len ? strbuf_str(&c->err) :
-				       strerror(-ret));
 	}
-	return cursor_next(cur);
+	ret = sql_walk_restart(&c->w, t->trace->df);
+	return ret != SQLITE_OK ? ret : cursor_next(cur);
 }
 
 static int cursor_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
@@ -244,45 +234,23 @@ static int cursor_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col
 	return SQLITE_OK;
 }
 
-static int cursor_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
-{
-	*rowid = ((struct fgraph_cursor *)cur)->row.id;
-	return SQLITE_OK;
-}
-
-static int cursor_eof(sqlite3_vtab_cursor *cur)
-{
-	return ((struct fgraph_cursor *)cur)->eof;
-}
-
 static int cursor_open(sqlite3_vtab *vtab, sqlite3_vtab_cursor **out)
 {
-	struct fgraph_cursor *c = sqlite3_malloc(sizeof(*c));
+	int ret = sql_walk_open(sizeof(struct fgraph_cursor), out);
 
-	if (!c)
-		return SQLITE_NOMEM;
-	memset(c, 0, sizeof(*c));
-	pid_table_init(&c->tasks, sizeof(struct fgraph_task), 64);
-	c->eof = true;
-	*out = &c->base;
-	return SQLITE_OK;
+	if (ret == SQLITE_OK)
+		pid_table_init(&((struct fgraph_cursor *)*out)->tasks, sizeof(struct fgraph_task),
+			       64);
+	return ret;
 }
 
 static int cursor_close(sqlite3_vtab_cursor *cur)
 {
 	struct fgraph_cursor *c = (struct fgraph_cursor *)cur;
 
-	sql_scan_close(c->scan);
 	tasks_release(&c->tasks);
 	pid_table_release(&c->tasks);
-	strbuf_release(&c->err);
-	sqlite3_free(c);
-	return SQLITE_OK;
-}
-
-static int best_index(sqlite3_vtab *vtab, sqlite3_index_info *info)
-{
-	info->estimatedCost = 1e9;
+	sql_walk_close(&c->w);
 	return SQLITE_OK;
 }
 
@@ -304,14 +272,11 @@ static int fgraph_create(sqlite3 *db, void *aux, int argc, const char *const *ar
 	struct tep_event *entry = tep_find_event_by_name(trace->tep, "ftrace", "funcgraph_entry");
 	struct tep_event *exit = tep_find_event_by_name(trace->tep, "ftrace", "funcgraph_exit");
 	struct fgraph_table *t;
-	int ret = sqlite3_declare_vtab(db, schema);
+	int ret = sql_vtab_new(db, schema, sizeof(*t), out);
 
 	if (ret != SQLITE_OK)
 		return ret;
-	t = sqlite3_malloc(sizeof(*t));
-	if (!t)
-		return SQLITE_NOMEM;
-	memset(t, 0, sizeof(*t));
+	t = (struct fgraph_table *)*out;
 	t->trace = trace;
 	t->entry_id = entry ? entry->id : -1;
 	t->exit_id = exit ? exit->id : -1;
@@ -323,13 +288,12 @@ static int fgraph_create(sqlite3 *db, void *aux, int argc, const char *const *ar
 	t->rettime = field(exit, "rettime");
 	if (!t->exit_func || !t->exit_depth)
 		t->exit_id = -1;	/* not a format this table knows: no rows */
-	*out = &t->base;
 	return SQLITE_OK;
 }
 
 const sqlite3_module sql_fgraph_module = {
-	.xCreate = fgraph_create, .xConnect = fgraph_create, .xBestIndex = best_index,
+	.xCreate = fgraph_create, .xConnect = fgraph_create, .xBestIndex = sql_walk_best_index,
 	.xDisconnect = table_free, .xDestroy = table_free, .xOpen = cursor_open,
 	.xClose = cursor_close, .xFilter = cursor_filter, .xNext = cursor_next,
-	.xEof = cursor_eof, .xColumn = cursor_column, .xRowid = cursor_rowid,
+	.xEof = sql_walk_eof, .xColumn = cursor_column, .xRowid = sql_walk_rowid,
 };

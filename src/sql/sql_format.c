@@ -46,23 +46,17 @@ static const char *sql_type(const struct report_field *rf)
 	}
 }
 
-static int declare(sqlite3 *db, const struct report_event_layout *el)
+/* The table's CREATE TABLE: the common fields first, then the format's own. */
+static int schema_of(const struct report_event_layout *el, struct strbuf *sb)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int i, ret;
+	int i;
 
-	strbuf_addf(&sb, "CREATE TABLE x(%sts INTEGER, %scpu INTEGER, %spid INTEGER, %scomm TEXT",
+	strbuf_addf(sb, "CREATE TABLE x(%sts INTEGER, %scpu INTEGER, %spid INTEGER, %scomm TEXT",
 		    has_field(el, "ts") ? "common_" : "", has_field(el, "cpu") ? "common_" : "",
 		    has_field(el, "pid") ? "common_" : "", has_field(el, "comm") ? "common_" : "");
 	for (i = 0; i < el->nr_fields; i++)
-		strbuf_addf(&sb, ", \"%s\" %s", el->fields[i].name, sql_type(&el->fields[i]));
-	if (strbuf_addch(&sb, ')')) {
-		strbuf_release(&sb);
-		return SQLITE_NOMEM;
-	}
-	ret = sqlite3_declare_vtab(db, strbuf_str(&sb));
-	strbuf_release(&sb);
-	return ret;
+		strbuf_addf(sb, ", \"%s\" %s", el->fields[i].name, sql_type(&el->fields[i]));
+	return strbuf_addch(sb, ')');
 }
 
 static int field_column(struct format_table *f, sqlite3_context *ctx, const struct tep_record *r,
@@ -132,6 +126,7 @@ int sql_format_create(sqlite3 *db, void *aux, int argc, const char *const *argv,
 	const struct sql_format_ref *ref = aux;
 	struct sql_trace *t = ref->trace;
 	const struct report_event_layout *el;
+	struct strbuf schema = STRBUF_INIT;
 	struct format_table *f;
 	struct tep_event *event;
 	int ret;
@@ -144,17 +139,18 @@ int sql_format_create(sqlite3 *db, void *aux, int argc, const char *const *argv,
 	el = report_layout_of(t->layouts, event);
 	if (!el)
 		return SQLITE_NOMEM;
-	ret = declare(db, el);
+	if (schema_of(el, &schema)) {
+		strbuf_release(&schema);
+		return SQLITE_NOMEM;
+	}
+	ret = sql_vtab_new(db, strbuf_str(&schema), sizeof(*f), out);
+	strbuf_release(&schema);
 	if (ret != SQLITE_OK)
 		return ret;
-	f = sqlite3_malloc(sizeof(*f));
-	if (!f)
-		return SQLITE_NOMEM;
-	memset(f, 0, sizeof(*f));
+	f = (struct format_table *)*out;
 	f->t.trace = t;
 	f->t.ops = &format_ops;
 	f->t.event_id = event->id;
 	f->layout = el;
-	*out = &f->t.base;
 	return SQLITE_OK;
 }

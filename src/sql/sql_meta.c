@@ -64,18 +64,14 @@ int sql_lost_create(sqlite3 *db, void *aux, int argc, const char *const *argv,
 		    sqlite3_vtab **out, char **err)
 {
 	struct sql_table *t;
-	int ret = sqlite3_declare_vtab(db, lost_schema);
+	int ret = sql_vtab_new(db, lost_schema, sizeof(*t), out);
 
 	if (ret != SQLITE_OK)
 		return ret;
-	t = sqlite3_malloc(sizeof(*t));
-	if (!t)
-		return SQLITE_NOMEM;
-	memset(t, 0, sizeof(*t));
+	t = (struct sql_table *)*out;
 	t->trace = aux;
 	t->ops = &lost_ops;
 	t->event_id = -1;
-	*out = &t->base;
 	return SQLITE_OK;
 }
 

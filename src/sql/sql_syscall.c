@@ -51,14 +51,11 @@ struct syscall_task {
 };
 
 struct syscall_cursor {
-	sqlite3_vtab_cursor base;
-	struct sql_scan *scan;
+	struct sql_walk w;
 	struct pid_table tasks;
 	size_t flushed;		/* at the end: the next slot of tasks to give */
-	bool at_end, eof;
-	int64_t rowid;
+	bool at_end;
 	struct syscall_row row;
-	struct strbuf err;
 };
 
 static int64_t field_num(struct tep_format_field *f, struct tep_record *r)
@@ -116,12 +113,11 @@ static int cursor_next(sqlite3_vtab_cursor *cur)
 	struct tep_record *r;
 	int buffer, ret;
 
-	c->rowid++;
+	c->w.rowid++;
 	while (!c->at_end) {
-		ret = sql_scan_next(c->scan, &r, &buffer, &c->err);
+		ret = sql_walk_next(&c->w, &r, &buffer);
 		if (ret < 0)
-			return sql_table_error(cur->pVtab, "%s", c->err.len ? strbuf_str(&c->err) :
-					       strerror(-ret));
+			return -ret;
 		if (!ret) {
 			c->at_end = true;
 			break;
@@ -142,7 +138,7 @@ static int cursor_next(sqlite3_vtab_cursor *cur)
 			return SQLITE_OK;
 		}
 	}
-	c->eof = true;
+	c->w.eof = true;
 	return SQLITE_OK;
 }
 
@@ -151,24 +147,14 @@ static int cursor_filter(sqlite3_vtab_cursor *cur, int idx, const char *plan, in
 {
 	struct syscall_cursor *c = (struct syscall_cursor *)cur;
 	struct syscall_table *t = (struct syscall_table *)cur->pVtab;
-	struct sql_range all = SQL_RANGE_ALL;
 	int ret;
 
-	sql_scan_close(c->scan);
-	c->scan = NULL;
 	pid_table_release(&c->tasks);
 	pid_table_init(&c->tasks, sizeof(struct syscall_task), 64);
 	c->flushed = 0;
-	c->rowid = 0;
-	c->eof = c->at_end = false;
-	strbuf_reset(&c->err);
-	ret = sql_scan_open(t->trace->df, &all, &c->scan, &c->err);
-	if (ret) {
-		c->eof = true;
-		return sql_table_error(cur->pVtab, "%s", c->err.len ? strbuf_str(&c->err) :
-				       strerror(-ret));
-	}
-	return cursor_next(cur);
+	c->at_end = false;
+	ret = sql_walk_restart(&c->w, t->trace->df);
+	return ret != SQLITE_OK ? ret : cursor_next(cur);
 }
 
 static int cursor_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
@@ -207,44 +193,22 @@ static int cursor_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col
 	return SQLITE_OK;
 }
 
-static int cursor_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
-{
-	*rowid = ((struct syscall_cursor *)cur)->rowid;
-	return SQLITE_OK;
-}
-
-static int cursor_eof(sqlite3_vtab_cursor *cur)
-{
-	return ((struct syscall_cursor *)cur)->eof;
-}
-
 static int cursor_open(sqlite3_vtab *vtab, sqlite3_vtab_cursor **out)
 {
-	struct syscall_cursor *c = sqlite3_malloc(sizeof(*c));
+	int ret = sql_walk_open(sizeof(struct syscall_cursor), out);
 
-	if (!c)
-		return SQLITE_NOMEM;
-	memset(c, 0, sizeof(*c));
-	pid_table_init(&c->tasks, sizeof(struct syscall_task), 64);
-	c->eof = true;
-	*out = &c->base;
-	return SQLITE_OK;
+	if (ret == SQLITE_OK)
+		pid_table_init(&((struct syscall_cursor *)*out)->tasks,
+			       sizeof(struct syscall_task), 64);
+	return ret;
 }
 
 static int cursor_close(sqlite3_vtab_cursor *cur)
 {
 	struct syscall_cursor *c = (struct syscall_cursor *)cur;
 
-	sql_scan_close(c->scan);
 	pid_table_release(&c->tasks);
-	strbuf_release(&c->err);
-	sqlite3_free(c);
-	return SQLITE_OK;
-}
-
-static int best_index(sqlite3_vtab *vtab, sqlite3_index_info *info)
-{
-	info->estimatedCost = 1e9;
+	sql_walk_close(&c->w);
 	return SQLITE_OK;
 }
 
@@ -301,26 +265,23 @@ static int syscall_create(sqlite3 *db, void *aux, int argc, const char *const *a
 			  sqlite3_vtab **out, char **err)
 {
 	struct syscall_table *t;
-	int ret = sqlite3_declare_vtab(db, schema);
+	int ret = sql_vtab_new(db, schema, sizeof(*t), out);
 
 	if (ret != SQLITE_OK)
 		return ret;
-	t = sqlite3_malloc(sizeof(*t));
-	if (!t)
-		return SQLITE_NOMEM;
-	memset(t, 0, sizeof(*t));
+	t = (struct syscall_table *)*out;
 	t->trace = aux;
 	if (find_events(t)) {
 		table_free(&t->base);
+		*out = NULL;
 		return SQLITE_NOMEM;
 	}
-	*out = &t->base;
 	return SQLITE_OK;
 }
 
 const sqlite3_module sql_syscall_module = {
-	.xCreate = syscall_create, .xConnect = syscall_create, .xBestIndex = best_index,
+	.xCreate = syscall_create, .xConnect = syscall_create, .xBestIndex = sql_walk_best_index,
 	.xDisconnect = table_free, .xDestroy = table_free, .xOpen = cursor_open,
 	.xClose = cursor_close, .xFilter = cursor_filter, .xNext = cursor_next,
-	.xEof = cursor_eof, .xColumn = cursor_column, .xRowid = cursor_rowid,
+	.xEof = sql_walk_eof, .xColumn = cursor_column, .xRowid = sql_walk_rowid,
 };

@@ -35,6 +35,90 @@ int sql_table_error(sqlite3_vtab *vtab, const char *fmt, ...)
 	return SQLITE_ERROR;
 }
 
+int sql_vtab_new(sqlite3 *db, const char *schema, size_t size, sqlite3_vtab **out)
+{
+	int ret = sqlite3_declare_vtab(db, schema);
+	sqlite3_vtab *vtab;
+
+	if (ret != SQLITE_OK)
+		return ret;
+	vtab = sqlite3_malloc64(size);
+	if (!vtab)
+		return SQLITE_NOMEM;
+	memset(vtab, 0, size);
+	*out = vtab;
+	return SQLITE_OK;
+}
+
+int sql_walk_open(size_t size, sqlite3_vtab_cursor **out)
+{
+	struct sql_walk *w = sqlite3_malloc64(size);
+
+	if (!w)
+		return SQLITE_NOMEM;
+	memset(w, 0, size);
+	w->eof = true;
+	*out = &w->base;
+	return SQLITE_OK;
+}
+
+void sql_walk_close(struct sql_walk *w)
+{
+	sql_scan_close(w->scan);
+	strbuf_release(&w->err);
+	sqlite3_free(w);
+}
+
+static int walk_error(struct sql_walk *w, int ret)
+{
+	return sql_table_error(w->base.pVtab, "%s", w->err.len ? strbuf_str(&w->err) :
+			       strerror(-ret));
+}
+
+int sql_walk_restart(struct sql_walk *w, struct dat_file *df)
+{
+	struct sql_range all = SQL_RANGE_ALL;
+	int ret;
+
+	sql_scan_close(w->scan);
+	w->scan = NULL;
+	w->rowid = 0;
+	w->eof = false;
+	strbuf_reset(&w->err);
+	ret = sql_scan_open(df, &all, &w->scan, &w->err);
+	if (ret) {
+		w->eof = true;
+		return walk_error(w, ret);
+	}
+	return SQLITE_OK;
+}
+
+int sql_walk_next(struct sql_walk *w, struct tep_record **record, int *buffer)
+{
+	int ret = sql_scan_next(w->scan, record, buffer, &w->err);
+
+	if (ret < 0)
+		return -walk_error(w, ret);
+	return ret;
+}
+
+int sql_walk_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info)
+{
+	info->estimatedCost = 1e9;
+	return SQLITE_OK;
+}
+
+int sql_walk_eof(sqlite3_vtab_cursor *cur)
+{
+	return ((struct sql_walk *)cur)->eof;
+}
+
+int sql_walk_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
+{
+	*rowid = ((struct sql_walk *)cur)->rowid;
+	return SQLITE_OK;
+}
+
 /*
  * The constraints handed to xFilter, one pair of characters per argument in idxStr: the
  * column ('t' ts, 'c' cpu) and the operator ('=', '>', 'g' >=, '<', 'l' <=).
