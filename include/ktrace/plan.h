@@ -96,7 +96,7 @@ struct plan_command {
 	int (*option)(void *own, int id, const char *arg);
 };
 
-/* The plan commands' tables (cmd_record.c, cmd_start.c, cmd_stream.c) */
+/* The plan commands' tables (cmd_record.c, cmd_extract.c, cmd_start.c, cmd_stream.c) */
 extern const struct plan_command plan_cmd_record, plan_cmd_extract, plan_cmd_start,
 	plan_cmd_stream, plan_cmd_profile, plan_cmd_set;
 

@@ -4,9 +4,9 @@
 
 /*
  * The option rows that record, start, stream and extract share, for their own tables (in
- * cmd_record.c, cmd_start.c, cmd_stream.c). plan_parse handles every row of a plan command's
- * table: what a row means for a command follows the capabilities it declares (enum plan_caps),
- * never its name.
+ * cmd_record.c, cmd_extract.c, cmd_start.c, cmd_stream.c). plan_parse handles every row of a plan
+ * command's table: what a row means for a command follows the capabilities it declares (enum
+ * plan_caps), never its name.
  */
 #include "ktrace/options.h"
 

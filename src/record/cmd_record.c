@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ktrace record and ktrace extract: the flow. parse -> a trace session (session.h: the stop
+ * ktrace record: the flow (extract and an agent's recording reuse it, record_run.h). parse -> a trace session (session.h: the stop
  * signals blocked, the held command, the plan applied with undo) -> recorders -> run the
  * command or wait for a signal -> tracing off -> flush recorders -> write trace.dat -> undo.
  * Every exit path, a signal included, goes through the same stop, write and undo steps.
@@ -24,38 +24,12 @@
 #include "ktrace/plan_options.h"
 #include "ktrace/record.h"
 #include "ktrace/session.h"
-#include "ktrace/tfs.h"
 #include "metadata.h"
-#include "record_agent.h"
 #include "record_date.h"
-#include "record_extract.h"
-#include "flight.h"
-#include "record_net.h"
 #include "record_plan.h"
-#include "record_session.h"
-#include "record_status.h"
+#include "record_run.h"
 
-struct record_run {
-	struct plan *plan;
-	const char *cmd;		/* "record" or "extract" */
-	struct trace_session trace;	/* signals, the command, tracefs and its undo */
-	struct record_session session;	/* the recorders */
-	struct record_status status;
-	int out_fd;
-	struct record_net *net;		/* -N: the listener sessions, NULL when writing a file */
-	bool net_lost;			/* -N: the listener went away while recording */
-	struct net_conn *agent_conn;	/* agent: the host's control connection, until served */
-	const char *agent_peer;		/* agent: the host, for messages */
-	uint64_t agent_trace_id;
-	bool stopped_by_signal;		/* the wait ended on a stop signal */
-	struct extract_args extract;	/* extract's own -s, -t, -a */
-	struct flight_args flight;	/* record's own -W and its rows */
-	int latency;			/* the instance of a latency tracer, -1 if none */
-	char max_latency[32];		/* its tracing_max_latency at the end, in us */
-	struct strbuf err;
-};
-
-static const char *output_path(const struct plan *plan)
+const char *record_output_path(const struct plan *plan)
 {
 	return plan->output ? plan->output : "trace.dat";
 }
@@ -112,7 +86,7 @@ static int setup_session(struct record_run *run)
 	int ret = n < 0 ? n : 0;
 
 	if (!ret)
-		ret = record_session_init(&run->session, names, n, output_path(run->plan),
+		ret = record_session_init(&run->session, names, n, record_output_path(run->plan),
 				       run->plan->file_version, run->plan->compression);
 	if (!ret)
 		run->session.max_bytes = (uint64_t)run->plan->max_kb * 1024;
@@ -257,9 +231,9 @@ static int stop_and_write(struct record_run *run, bool write_file)
 	return ret;
 }
 
-static int open_output(struct record_run *run)
+int record_open_output(struct record_run *run)
 {
-	const char *path = output_path(run->plan);
+	const char *path = record_output_path(run->plan);
 	int ret;
 
 	if (run->plan->net_target || run->net)
@@ -286,7 +260,7 @@ static void print_summary(struct record_run *run)
 		if (!run->plan->quiet)
 			fprintf(stderr, "%s latency trace (tracing_max_latency %s us) written to %s\n",
 				run->plan->instances[run->latency].tracer,
-				run->max_latency[0] ? run->max_latency : "?", output_path(run->plan));
+				run->max_latency[0] ? run->max_latency : "?", record_output_path(run->plan));
 		return;
 	}
 	for (i = 0; i < run->plan->nr_instances; i++)
@@ -294,7 +268,7 @@ static void print_summary(struct record_run *run)
 			if (run->plan->instances[i].events[j].filter)
 				hints.event_filter = true;
 	record_status_summary(&run->status, &run->session, &hints,
-			   run->plan->net_target ? run->plan->net_target : output_path(run->plan));
+			   run->plan->net_target ? run->plan->net_target : record_output_path(run->plan));
 }
 
 /*
@@ -340,46 +314,7 @@ static int check_something_to_do(const struct plan *plan)
 	return -EINVAL;
 }
 
-/*
- * agent: the host's options record one buffer into the host's files; a file or a listener of
- * the guest's own makes no sense there (trace-cmd refuses them too).
- */
-static int serve_agent(struct record_run *run)
-{
-	const char *top = tracefs_tracing_dir();
-	long cpus = sysconf(_SC_NPROCESSORS_CONF);
-	struct net_conn *conn = run->agent_conn;
-	struct net_send *ns = NULL;
-	int i, nr = 0, ret = 0;
-
-	run->agent_conn = NULL;
-	for (i = 0; i < run->plan->nr_instances; i++)
-		nr += plan_instance_in_use(run->plan, i);
-	/* the plan defaults -o to trace.dat: only another name is known to come from the host */
-	if (strcmp(output_path(run->plan), "trace.dat") || run->plan->net_target ||
-	    run->plan->command) {
-		strbuf_addf(&run->err, "%s asks for %s: an agent records to the host only",
-			    run->agent_peer, run->plan->command ? "a command" :
-			    run->plan->output ? "-o" : "-N");
-		ret = -EINVAL;
-	} else if (nr != 1) {
-		strbuf_addf(&run->err, "%s asks for %d buffers: an agent records one", run->agent_peer,
-			    nr);
-		ret = -EINVAL;
-	} else if (!top || cpus < 1) {
-		ret = -ENODEV;
-	}
-	if (ret) {
-		net_conn_close(conn);
-		return ret;
-	}
-	run->plan->quiet = true;
-	ret = net_send_serve(conn, run->agent_peer, (uint32_t)cpus, meta_subbuf_size(top),
-			     run->agent_trace_id, &ns, &run->err);
-	return ret ? ret : record_net_agent(ns, &run->net);
-}
-
-static int record_run(struct record_run *run)
+int record_run_record(struct record_run *run)
 {
 	bool started = false;
 	int ret, restored;
@@ -394,7 +329,7 @@ static int record_run(struct record_run *run)
 	if (run->flight.armed)
 		return flight_run(run->plan, &run->flight, &run->trace);
 	if (run->agent_conn) {
-		ret = serve_agent(run);
+		ret = record_agent_prepare(run);
 	} else if (run->plan->net_target) {
 		struct net_tls_opts tls = tls_opts(run->plan);
 
@@ -407,7 +342,7 @@ static int record_run(struct record_run *run)
 	if (!ret)
 		ret = trace_session_begin(&run->trace);
 	if (!ret)
-		ret = open_output(run);
+		ret = record_open_output(run);
 	if (!ret)
 		ret = trace_session_apply(&run->trace, &run->err);
 	if (!ret)
@@ -430,7 +365,7 @@ static int record_run(struct record_run *run)
 	if (run->out_fd >= 0)
 		close(run->out_fd);
 	if (ret && run->out_fd >= 0)
-		unlink(output_path(run->plan));
+		unlink(record_output_path(run->plan));
 	if (run->err.len)
 		fprintf(stderr, "ktrace %s: %s\n", run->cmd, strbuf_str(&run->err));
 	if (!ret)
@@ -455,20 +390,7 @@ static void run_release(struct record_run *run)
 	record_session_release(&run->session);
 }
 
-static int run_prepared(struct record_run *run, const struct plan_command *cmd, int argc,
-			char **argv, int (*fn)(struct record_run *run), size_t own_offset);
-
-/* own_offset: where in struct record_run the command's own rows go */
-static int run_command(const struct plan_command *cmd, int argc, char **argv,
-		       int (*fn)(struct record_run *run), size_t own_offset)
-{
-	struct record_run run;
-
-	memset(&run, 0, sizeof(run));
-	return run_prepared(&run, cmd, argc, argv, fn, own_offset);
-}
-
-static int run_prepared(struct record_run *runp, const struct plan_command *cmd, int argc,
+int record_run_prepared(struct record_run *runp, const struct plan_command *cmd, int argc,
 			char **argv, int (*fn)(struct record_run *run), size_t own_offset)
 {
 	struct record_run run = *runp;
@@ -494,7 +416,7 @@ int record_plan_run(struct plan *plan)
 	memset(&run, 0, sizeof(run));
 	run_init(&run, plan, plan->cmd);
 	run.latency = plan_latency_instance(plan);
-	ret = record_run(&run);
+	ret = record_run_record(&run);
 	run_release(&run);
 	return ret;
 }
@@ -527,174 +449,10 @@ const struct plan_command plan_cmd_record = {
 
 int cmd_record(int argc, char **argv)
 {
-	return run_command(&plan_cmd_record, argc, argv, record_run,
-			   offsetof(struct record_run, flight));
+	struct record_run run;
+
+	memset(&run, 0, sizeof(run));
+	return record_run_prepared(&run, &plan_cmd_record, argc, argv, record_run_record,
+				   offsetof(struct record_run, flight));
 }
 
-int record_agent_serve(struct net_conn *conn, const char *peer, const struct net_trace_req *req,
-		       uint64_t trace_id)
-{
-	struct record_run run = { .agent_conn = conn, .agent_peer = peer,
-				  .agent_trace_id = trace_id };
-	char **argv = calloc((size_t)req->argc + 2, sizeof(*argv));
-	int i, ret;
-
-	if (!argv) {
-		net_conn_close(conn);
-		return kt_result_of(-ENOMEM);
-	}
-	argv[0] = "record";
-	for (i = 0; i < req->argc; i++)
-		argv[i + 1] = req->argv[i];
-	ret = run_prepared(&run, &plan_cmd_record, req->argc + 1, argv, record_run,
-			   offsetof(struct record_run, flight));
-	free(argv);
-	return ret;
-}
-
-/*
- * extract's buffers, as trace-cmd picks them: the top instance alone by default; with -B the
- * named instances, with -a every instance tracefs has; the top one too with -t.
- */
-static int extract_names(const struct plan *plan, const struct extract_args *x,
-			 const char ***names)
-{
-	char **all = NULL;
-	int i, n = 0;
-
-	*names = calloc((size_t)plan->nr_instances + 2, sizeof(**names));
-	if (!*names)
-		return -ENOMEM;
-	if (x->top_too || (plan->nr_instances < 2 && !x->all_instances))
-		(*names)[n++] = NULL;
-	for (i = 1; !x->all_instances && i < plan->nr_instances; i++)
-		(*names)[n++] = strdup(plan->instances[i].name);
-	if (x->all_instances)
-		tfs_instances(&all);
-	for (i = 0; all && all[i]; i++) {
-		const char **grown = realloc(*names, sizeof(**names) * (size_t)(n + 2));
-
-		if (!grown)
-			break;
-		*names = grown;
-		(*names)[n++] = strdup(all[i]);
-	}
-	strv_free(all);
-	return n;
-}
-
-static void free_names(const char **names, int n)
-{
-	int i;
-
-	for (i = 0; names && i < n; i++)
-		free((char *)names[i]);
-	free(names);
-}
-
-/*
- * extract: whatever the kernel buffers hold now, without changing any setting (trace-cmd also
- * switches all tracing off afterwards; use ktrace stop/reset for that). The recorders take every
- * page, the partial last ones too, and stop at the first empty read.
- */
-static int extract_run(struct record_run *run)
-{
-	const char **names = NULL;
-	int n, ret, restored;
-
-	/* -p LATENCY_TRACER: the text its `trace` file holds, as record would store it */
-	ret = plan_check_latency(run->plan);
-	if (ret)
-		return ret;
-	/*
-	 * Reading a buffer consumes it: a signal waits until the file holding the pages is
-	 * written, and is then dropped (trace_session_end), so an interrupted extract keeps them.
-	 */
-	ret = trace_session_begin(&run->trace);
-	if (!ret)
-		ret = open_output(run);
-	n = ret ? 0 : run->latency >= 0 ? record_instance_names(run->plan, run->latency, &names)
-					: extract_names(run->plan, &run->extract, &names);
-	if (n < 0)
-		ret = n;
-	if (!ret)
-		ret = record_session_init(&run->session, names, n, output_path(run->plan),
-				       run->plan->file_version, run->plan->compression);
-	run->session.events.all = true;
-	run->session.latency = run->latency >= 0;
-	if (run->extract.snapshot)
-		run->session.raw_file = "snapshot_raw";
-	if (!ret && !run->session.latency)
-		ret = record_session_start(&run->session, &run->err);
-	if (!ret && !run->session.latency)
-		ret = record_session_finish(&run->session, &run->err);
-	if (!ret)
-		ret = record_session_write(&run->session, run->out_fd, &run->err);
-	if (run->latency >= 0)
-		free(names);	/* borrowed from the plan */
-	else
-		free_names(names, n);
-	if (run->out_fd >= 0)
-		close(run->out_fd);
-	if (ret && run->out_fd >= 0)
-		unlink(output_path(run->plan));
-	restored = trace_session_end(&run->trace, false, &run->err);
-	if (run->err.len)
-		fprintf(stderr, "ktrace extract: %s\n", strbuf_str(&run->err));
-	else if (ret)
-		fprintf(stderr, "ktrace extract: %s\n", strerror(-ret));
-	return ret ? ret : restored;
-}
-
-/*
- * extract reads what is there: no events or filters, and -s means the snapshot buffer. It
- * changes no setting, so trace-cmd's -O, -k and --date (which set options, keep tracing on, and
- * write a date marker) are not in its table: they are unknown options.
- */
-static const struct kt_option extract_options[] = {
-	KT_OPT('p', NULL, KT_ARG_REQUIRED, "TRACER", "the tracer whose data is extracted"),
-	KT_OPT('o', NULL, KT_ARG_REQUIRED, "FILE", "output file (default trace.dat)"),
-	KT_OPT('B', NULL, KT_ARG_REQUIRED, "INSTANCE", "extract INSTANCE (repeatable)"),
-	KT_OPT('a', NULL, KT_ARG_NONE, NULL, "extract every instance"),
-	KT_OPT('t', NULL, KT_ARG_NONE, NULL, "the top instance too (with -B or -a)"),
-	KT_OPT('s', NULL, KT_ARG_NONE, NULL, "extract the snapshot buffer"),
-	KT_OPT('q', NULL, KT_ARG_NONE, NULL, "quiet"),
-	PLAN_FILE_FORMAT_OPTIONS
-	{ 0 },
-};
-
-static const struct kt_command_help extract_help = {
-	.name = "extract",
-	.usage = "[OPTIONS]",
-	.summary = "Save what the kernel buffers hold into a trace.dat file.",
-	.options = extract_options,
-};
-
-/* -s, -t and -a mean other things to extract than to record: its own rows. */
-static int extract_option(void *own, int id, const char *arg)
-{
-	struct extract_args *x = own;
-
-	switch (id) {
-	case 's':
-		x->snapshot = true;
-		return 0;
-	case 't':
-		x->top_too = true;
-		return 0;
-	case 'a':
-		x->all_instances = true;
-		return 0;
-	}
-	return 1;
-}
-
-const struct plan_command plan_cmd_extract = {
-	.help = &extract_help, .caps = PLAN_WRITES_FILE | PLAN_EXTRACTS, .option = extract_option,
-};
-
-int cmd_extract(int argc, char **argv)
-{
-	return run_command(&plan_cmd_extract, argc, argv, extract_run,
-			   offsetof(struct record_run, extract));
-}
