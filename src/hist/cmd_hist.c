@@ -22,13 +22,16 @@ static const struct kt_option hist_options[] = {
 	KT_OPT(OPT_BY, "by", KT_ARG_REQUIRED, "task", "wakeup: a histogram per task"),
 	KT_OPT(OPT_KEY, "key", KT_ARG_REQUIRED, "FIELD", "event: count the values of FIELD"),
 	KT_OPT(OPT_FORMAT, "format", KT_ARG_REQUIRED, "FMT", "text (default) or json"),
+	KT_OPT('P', NULL, KT_ARG_NONE, NULL,
+	       "without a kind (trace-cmd's call-stack histogram): all tasks in one tree"),
 	REPORT_FILTER_OPTIONS,
 	{ 0 }
 };
 
 static const struct kt_command_help hist_help = {
 	.name = "hist",
-	.usage = "wakeup|syscall|funcgraph|event EVENT --key FIELD [OPTIONS] [-i FILE... | FILE]",
+	.usage = "wakeup|syscall|funcgraph|event EVENT --key FIELD [OPTIONS] [-i FILE... | FILE]\n"
+		 "       ktrace hist [-P] [-i FILE]  (trace-cmd's call-stack histogram)",
 	.summary = "Latency and count histograms with percentiles from a trace.dat file.",
 	.options = hist_options,
 };
@@ -52,6 +55,7 @@ struct hist_args {
 	const struct hist_kind *kind;
 	struct hist_source_conf conf;
 	enum hist_format format;
+	bool compact;		/* -P of trace-cmd's form */
 };
 
 static int set_choice(const char *flag, const char *arg, const char *a, const char *b, int *out)
@@ -72,6 +76,7 @@ static int one_option(void *priv, int c, const char *arg)
 
 	switch (c) {
 	case OPT_KEY: a->conf.key = arg; return 0;
+	case 'P': a->compact = true; return 0;
 	case OPT_BY:
 		ret = set_choice("--by", arg, "task", NULL, &v);
 		a->conf.by_task = !ret;
@@ -118,9 +123,11 @@ static int check_args(void *priv)
 {
 	const struct hist_args *a = priv;
 
-	if (!a->kind) {
-		fprintf(stderr, "ktrace hist: say which histogram: wakeup, syscall, funcgraph or "
-			"event (see 'ktrace hist -h')\n");
+	/* no kind: trace-cmd's call-stack histogram, which takes -i and -P only */
+	if (!a->kind)
+		return 0;
+	if (a->compact) {
+		fprintf(stderr, "ktrace hist: -P applies to the call-stack histogram (no kind)\n");
 		return -EINVAL;
 	}
 	if (a->conf.event && !a->conf.key) {
@@ -198,8 +205,13 @@ static int run_hist(void *priv, struct strbuf *err)
 {
 	struct hist_args *a = priv;
 	int i, nr = a->o.nr_more_inputs + 1, ret = 0;
-	struct report_opts *one = calloc(nr, sizeof(*one));
-	struct dat_file **df = calloc(nr, sizeof(*df));
+	struct report_opts *one;
+	struct dat_file **df;
+
+	if (!a->kind)
+		return hist_stack_run(a->o.input, a->compact, err);
+	one = calloc(nr, sizeof(*one));
+	df = calloc(nr, sizeof(*df));
 
 	if (!one || !df)
 		ret = -ENOMEM;

@@ -106,5 +106,9 @@ int hist_funcgraph_new(const struct hist_source_conf *c, struct hist_source **ou
 int hist_event_new(const struct hist_source_conf *c, struct hist_source **out,
 		   struct strbuf *err);
 
+/* ------------------------------------------------------------------ trace-cmd's forms */
+
+/* trace-cmd hist [-P]: the call-stack histogram of input on stdout; message in err. */
+int hist_stack_run(const char *input, bool compact, struct strbuf *err);
 
 #endif
