@@ -384,6 +384,22 @@ case_show_files() {
 	fi || fail "show --hist sched:sched_switch: unclear error: $(cat "$TMP/err")"
 	"$KT" show --hist no_such_event 2> "$TMP/err" && fail "show --hist of no event"
 	grep -q "'no_such_event': no such event" "$TMP/err" || fail "no event: $(cat "$TMP/err")"
+	# trace-cmd 3.4's --hist=EVENT, --trigger EVENT (the file, then a newline), and the
+	# files of --buffer_subbuf_size and --buffer_percent
+	"$KT" show --hist=sched:sched_switch 2> "$TMP/err2" && fail "show --hist= of no hist"
+	cmp -s "$TMP/err" "$TMP/err2" && fail "show --hist=EVENT ignored EVENT"
+	{ cat $T/events/sched/sched_switch/trigger; echo; } > "$TMP/want"
+	for ev in sched:sched_switch sched_switch; do
+		"$KT" show --trigger $ev > "$TMP/out" || fail "show --trigger $ev"
+		cmp -s "$TMP/want" "$TMP/out" || fail "show --trigger $ev: $(cat "$TMP/out")"
+	done
+	"$KT" show --trigger no_such_event 2> "$TMP/err" && fail "show --trigger of no event"
+	[ "$(wc -l < "$TMP/err")" = 1 ] && grep -q "'no_such_event': no such event" "$TMP/err" ||
+		fail "show --trigger no_such_event: $(cat "$TMP/err")"
+	for f in buffer_subbuf_size:buffer_subbuf_size_kb buffer_percent:buffer_percent; do
+		"$KT" show --${f%%:*} > "$TMP/out" || fail "show --${f%%:*}"
+		cat $T/${f#*:} | cmp -s - "$TMP/out" || fail "show --${f%%:*}: $(cat "$TMP/out")"
+	done
 	same_state "show FILE"
 }
 
