@@ -35,11 +35,11 @@ enum {
 struct list_args {
 	bool events, tracers, options, functions, clocks, instances, compressions, systems, plugins,
 	     plugin_options;
-	const char *event_re, *func_re;
+	const char *event_re, *func_re, *option_re;
 	unsigned int event_flags;
 };
 
-/* -e [REGEX] and -f [REGEX] */
+/* -e [REGEX], -o [REGEX] and -f [REGEX] */
 static int set_regex(void *ctx, int id, const char *arg)
 {
 	struct list_args *a = ctx;
@@ -47,6 +47,9 @@ static int set_regex(void *ctx, int id, const char *arg)
 	if (id == 'e') {
 		a->events = true;
 		a->event_re = arg;
+	} else if (id == 'o') {
+		a->options = true;
+		a->option_re = arg;
 	} else {
 		a->functions = true;
 		a->func_re = arg;
@@ -76,7 +79,7 @@ static const struct kt_option list_options[] = {
 	KT_BOOL('O', NULL, struct list_args, plugin_options,
 		"list the plugin options of 'report -O' (as 'ktrace options')"),
 	KT_NOOP(OPT_DEBUG, "debug", KT_ARG_NONE, NULL, "accepted for compatibility"),
-	KT_BOOL('o', NULL, struct list_args, options, "list the trace options and their state"),
+	LIST_MATCHING('o', "list the trace options (matching REGEX) and their state"),
 	LIST_MATCHING('f', "list the functions that can be filtered"),
 	KT_BOOL('C', NULL, struct list_args, clocks, "list the clocks (the current one in [])"),
 	KT_BOOL('B', NULL, struct list_args, instances, "list the instances"),
@@ -86,7 +89,7 @@ static const struct kt_option list_options[] = {
 
 static const struct kt_command_help list_help = {
 	.name = "list",
-	.usage = "[-e [REGEX] [-F [--full]|-l|-R]] [-t|-p] [-o] [-P] [-O] [-f [REGEX]] [-C] [-B] [-s] [-c]",
+	.usage = "[-e [REGEX] [-F [--full]|-l|-R]] [-t|-p] [-o [REGEX]] [-P] [-O] [-f [REGEX]] [-C] [-B] [-s] [-c]",
 	.summary = "List what the running kernel offers for tracing.",
 	.options = list_options,
 };
@@ -269,21 +272,28 @@ static int list_functions(const struct list_args *a)
 	return grep_file("available_filter_functions", a->func_re, "-f", print_line, a);
 }
 
-/* Each file of options/ in directory order, "noNAME" when off, as trace-cmd lists them. */
-static int list_options_state(void)
+/*
+ * Each file of options/ in directory order (those whose name matches RE when given), "noNAME"
+ * when off, as trace-cmd lists them.
+ */
+static int list_options_state(const char *re)
 {
 	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
 	struct dirent *de;
+	regex_t reg;
 	DIR *dir;
-	int ret = tfs_path(&path, NULL, "options");
+	int ret = re && *re ? compile(&reg, re, "-o") : 0;
 
+	if (ret)
+		return ret;
+	ret = tfs_path(&path, NULL, "options");
 	dir = ret ? NULL : opendir(path.buf);
 	if (!dir) {
 		ret = ret ? ret : -errno;
 		fprintf(stderr, "ktrace list: cannot read %s: %s\n", path.buf, tfs_cause(ret));
 	}
 	while (dir && (de = readdir(dir))) {
-		if (de->d_name[0] == '.')
+		if (de->d_name[0] == '.' || (re && *re && regexec(&reg, de->d_name, 0, NULL, 0)))
 			continue;
 		strbuf_reset(&path);
 		strbuf_addf(&path, "options/%s", de->d_name);
@@ -292,6 +302,8 @@ static int list_options_state(void)
 	}
 	if (dir)
 		closedir(dir);
+	if (re && *re)
+		regfree(&reg);
 	strbuf_release(&path);
 	strbuf_release(&sb);
 	return ret;
@@ -379,7 +391,7 @@ static int list_everything(const struct list_args *a)
 	printf("\ntracers:\n");
 	ret |= print_file("available_tracers");
 	printf("\noptions:\n");
-	ret |= list_options_state();
+	ret |= list_options_state(NULL);
 	ret |= list_compressions();
 	return ret;
 }
@@ -401,7 +413,7 @@ int cmd_list(int argc, char **argv)
 	if (a.tracers)
 		ret |= print_file("available_tracers");
 	if (a.options)
-		ret |= list_options_state();
+		ret |= list_options_state(a.option_re);
 	if (a.plugins)
 		ret |= list_plugins();
 	if (a.plugin_options && report_print_plugin_options(stdout)) {

@@ -3,7 +3,7 @@
  * ktrace show: print a tracefs file, by default the `trace` file (trace-cmd show's flags).
  * The --FILE flags print one setting each and stop, in the order given; so do FILE arguments,
  * any file (or folder: its entries) under the instance's tracefs folder; --hist prints an
- * event's histogram (show_hist.c).
+ * event's histogram and --trigger its triggers (show_hist.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,6 +24,7 @@
 
 enum {
 	OPT_HIST = 256,
+	OPT_TRIGGER,
 	OPT_CLEAR,
 	OPT_FIRST_FILE,
 };
@@ -32,7 +33,8 @@ enum {
 static const char *const show_files[] = {
 	"tracing_on", "current_tracer", "buffer_size_kb", "buffer_total_size_kb",
 	"set_ftrace_filter", "set_ftrace_notrace", "set_ftrace_pid", "set_graph_function",
-	"set_graph_notrace", "tracing_cpumask", "tracing_max_latency",
+	"set_graph_notrace", "tracing_cpumask", "tracing_max_latency", "buffer_subbuf_size_kb",
+	"buffer_percent",
 };
 
 #define NR_SHOW_FILES (sizeof(show_files) / sizeof(show_files[0]))
@@ -41,6 +43,7 @@ struct show_args {
 	const char *instance;
 	const char *cpu;
 	const char *hist_event;	/* the argument of --hist */
+	const char *trigger;	/* the argument of --trigger */
 	bool pipe, snapshot, show_name, hist, clear;
 	int files[NR_SHOW_FILES];
 	int nr_files;
@@ -129,6 +132,17 @@ static int add_file(void *ctx, int id, const char *arg)
 	return 0;
 }
 
+/* --hist[=EVENT]: the event may also be the one argument (--hist --clear EVENT) */
+static int set_hist(void *ctx, int id, const char *arg)
+{
+	struct show_args *a = ctx;
+
+	a->hist = true;
+	if (arg)
+		a->hist_event = arg;
+	return 0;
+}
+
 static const struct kt_option show_options[] = {
 	KT_BOOL('p', NULL, struct show_args, pipe,
 		"read trace_pipe (consumes events, waits for more)"),
@@ -136,8 +150,11 @@ static const struct kt_option show_options[] = {
 	KT_STRING('c', NULL, "CPU", struct show_args, cpu, "read only that CPU's file"),
 	KT_STRING('B', NULL, "INSTANCE", struct show_args, instance, "read from INSTANCE"),
 	KT_BOOL('f', NULL, struct show_args, show_name, "print the path of the file first"),
-	KT_BOOL(OPT_HIST, "hist", struct show_args, hist,
-		"print the histogram of the EVENT argument, or list the events with hist triggers"),
+	{ .id = OPT_HIST, .long_name = "hist", .arg = KT_ARG_OPTIONAL, .arg_name = "EVENT",
+	  .help = "print EVENT's histogram (its hist file), or list the events with hist triggers",
+	  .fn = set_hist, .flags = KT_OPT_NEXT_WORD },
+	KT_STRING(OPT_TRIGGER, "trigger", "EVENT", struct show_args, trigger,
+		  "print EVENT's trigger file"),
 	KT_BOOL(OPT_CLEAR, "clear", struct show_args, clear,
 		"with --hist EVENT: then zero its histogram (the trigger stays)"),
 	KT_OPT(OPT_FIRST_FILE + 0, "tracing_on", KT_ARG_NONE, NULL, "print tracing_on"),
@@ -152,13 +169,16 @@ static const struct kt_option show_options[] = {
 	KT_OPT(OPT_FIRST_FILE + 8, "graph_notrace", KT_ARG_NONE, NULL, "print set_graph_notrace"),
 	KT_OPT(OPT_FIRST_FILE + 9, "cpumask", KT_ARG_NONE, NULL, "print tracing_cpumask"),
 	KT_OPT(OPT_FIRST_FILE + 10, "max_latency", KT_ARG_NONE, NULL, "print tracing_max_latency"),
+	KT_OPT(OPT_FIRST_FILE + 11, "buffer_subbuf_size", KT_ARG_NONE, NULL,
+	       "print buffer_subbuf_size_kb"),
+	KT_OPT(OPT_FIRST_FILE + 12, "buffer_percent", KT_ARG_NONE, NULL, "print buffer_percent"),
 	{ 0 },
 };
 
 static const struct kt_command_help show_help = {
 	.name = "show",
-	.usage = "[-p|-s] [-c CPU] [-B INSTANCE] [-f] [--FILE]... [FILE]... | [-B INSTANCE] --hist "
-		 "[--clear] [EVENT]",
+	.usage = "[-p|-s] [-c CPU] [-B INSTANCE] [-f] [--FILE]... [FILE]... | [-B INSTANCE] --hist"
+		 "[=EVENT] [--clear] | [-B INSTANCE] --trigger EVENT",
 	.summary = "Print what tracefs holds now: the trace file by default, or the settings named "
 		   "by the --FILE flags, or any tracefs FILE by its path under the instance's "
 		   "folder.",
@@ -168,25 +188,17 @@ static const struct kt_command_help show_help = {
 
 static int parse_args(struct show_args *a, int argc, char **argv)
 {
-	int i, next, first, ret = kt_parse_options(&show_help, argc, argv, a, &first);
+	int i, first, ret = kt_parse_options(&show_help, argc, argv, a, &first);
 
-	/* --hist EVENT --clear: options may follow the one EVENT --hist takes */
-	if (!ret && a->hist && first < argc - 1) {
-		a->hist_event = argv[first];
-		ret = kt_parse_options(&show_help, argc - first, argv + first, a, &next);
-		first += next;
-	}
 	if (ret)
 		return ret;
-	if (a->hist && first < argc && (a->hist_event || first < argc - 1))
-		return kt_usage_error("show", "argument", argv[argc - 1],
-				      "is not expected (--hist takes one EVENT)");
-	if (a->hist && first == argc - 1) {
-		a->hist_event = argv[argc - 1];
-	} else if (!a->hist) {
-		a->names = argv + first;
-		a->nr_names = argc - first;
-	}
+	if (a->hist && !a->hist_event && first == argc - 1)
+		a->hist_event = argv[first++];
+	if ((a->hist || a->trigger) && first < argc)
+		return kt_usage_error("show", "argument", argv[first],
+				      "is not expected (--hist and --trigger take one EVENT)");
+	a->names = argv + first;
+	a->nr_names = argc - first;
 	for (i = 0; i < a->nr_names; i++)
 		if (check_name(a->names[i]))
 			return KT_ERR_USAGE;
@@ -231,15 +243,19 @@ int cmd_show(int argc, char **argv)
 		fprintf(stderr, "ktrace show: -B '%s': no such instance\n", a.instance);
 		return 1;
 	}
-	if (a.hist)
-		return show_hist(a.instance, a.hist_event, a.clear) ? 1 : 0;
+	/* As in trace-cmd, the --FILE flags stop before --hist and --trigger; --hist wins. */
 	for (i = 0; i < a.nr_files; i++)
 		if (show_one(&a, show_files[a.files[i]]))
 			ret = -1;
 	for (i = 0; i < a.nr_names; i++)
 		if (show_one(&a, a.names[i]))
 			ret = -1;
-	if (!a.nr_files && !a.nr_names)
-		ret = show_trace(&a);
+	if (a.nr_files || a.nr_names)
+		return ret ? 1 : 0;
+	if (a.hist)
+		return show_hist(a.instance, a.hist_event, a.clear) ? 1 : 0;
+	if (a.trigger)
+		return show_trigger(a.instance, a.trigger) ? 1 : 0;
+	ret = show_trace(&a);
 	return ret ? 1 : 0;
 }

@@ -15,8 +15,8 @@
 #include "ktrace/tfs.h"
 #include "show_hist.h"
 
-/* "sys:event", "sys/event", or a bare event name that one system has. */
-static int resolve_event(const char *spec, struct strbuf *dir)
+/* "sys:event", "sys/event", or a bare event name that one system has (FLAG in messages). */
+static int resolve_event(const char *flag, const char *spec, struct strbuf *dir)
 {
 	char **systems = NULL, **events = NULL;
 	size_t cut = strcspn(spec, ":/");
@@ -38,7 +38,7 @@ static int resolve_event(const char *spec, struct strbuf *dir)
 	}
 	strv_free(systems);
 	if (!ret && found != 1) {
-		fprintf(stderr, "ktrace show: --hist '%s': %s (give SYSTEM:EVENT)\n", spec,
+		fprintf(stderr, "ktrace show: %s '%s': %s (give SYSTEM:EVENT)\n", flag, spec,
 			found ? "several systems have this event" : "no such event");
 		return -ENOENT;
 	}
@@ -77,7 +77,8 @@ static int print_hist(const char *instance, const char *spec, const char *dir)
 			"(-R 'hist:keys=FIELD' on record or start adds one)\n", spec);
 		ret = -ENOENT;
 	} else {
-		fputs(sb.buf, stdout);
+		/* trace-cmd 3.4 prints the file and a newline after it */
+		printf("%s\n", sb.buf);
 	}
 	strbuf_release(&file);
 	strbuf_release(&sb);
@@ -180,11 +181,35 @@ int show_hist(const char *instance, const char *event, bool clear)
 
 	if (!event)
 		return list_hist(instance);
-	ret = resolve_event(event, &dir);
+	ret = resolve_event("--hist", event, &dir);
 	if (!ret)
 		ret = print_hist(instance, event, dir.buf);
 	if (!ret && clear)
 		ret = clear_hist(instance, event, dir.buf);
 	strbuf_release(&dir);
+	return ret;
+}
+
+int show_trigger(const char *instance, const char *event)
+{
+	struct strbuf file = STRBUF_INIT, sb = STRBUF_INIT;
+	int ret = resolve_event("--trigger", event, &file);
+
+	if (ret)
+		goto out;	/* resolve_event said why */
+	ret = strbuf_addstr(&file, "/trigger");
+	if (!ret)
+		ret = tfs_inst_read(instance, file.buf, &sb);
+	if (ret == -ENOENT)
+		fprintf(stderr, "ktrace show: --trigger '%s': no such event%s%s\n", event,
+			instance ? " in instance " : "", instance ? instance : "");
+	else if (ret)
+		fprintf(stderr, "ktrace show: --trigger '%s': cannot read %s: %s\n", event,
+			file.buf, tfs_cause(ret));
+	else
+		printf("%s\n", sb.buf);
+out:
+	strbuf_release(&file);
+	strbuf_release(&sb);
 	return ret;
 }

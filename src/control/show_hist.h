@@ -11,4 +11,7 @@
  */
 int show_hist(const char *instance, const char *event, bool clear);
 
+/* Prints EVENT's trigger file and a newline, as trace-cmd 3.4's show --trigger does. */
+int show_trigger(const char *instance, const char *event);
+
 #endif

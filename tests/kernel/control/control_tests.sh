@@ -305,7 +305,7 @@ case_list_show() {
 	[ $? -eq 0 ] || grep -q 'set_ftrace_filter' "$TMP/err" || fail "show --ftrace_filter"
 	"$KT" stat | grep -q 'Buffer size in kilobytes' || fail "stat"
 	# Same output as trace-cmd list (the peer is installed on the test machine).
-	for args in "-o" "-t" "-p" "-s" "-P" "-O" "-t -s" "-s --debug" "-C" "-e sched_switch -F" \
+	for args in "-o" "-o -t" "-t" "-p" "-s" "-P" "-O" "-t -s" "-s --debug" "-C" "-e sched_switch -F" \
 		    "-e sched_switch -F --full" "-e sched -l" \
 		    "-e sched:sw" "-e SCHED_SW" "-e ftrace" "-e ^irq:.*entry\$" "-e sched:"; do
 		# shellcheck disable=SC2086
@@ -313,6 +313,16 @@ case_list_show() {
 		# shellcheck disable=SC2086
 		trace-cmd list $args > "$TMP/t" 2>&1
 		cmp -s "$TMP/k" "$TMP/t" || { diff "$TMP/k" "$TMP/t" | head >&2; fail "list $args"; }
+	done
+	# -o REGEX: trace-cmd 3.4 lists the options whose name matches (3.1.6 ignores REGEX), so
+	# 3.1.6's list filtered by name, case-insensitively, as 3.4's regcomp(REG_ICASE)
+	trace-cmd list -o > "$TMP/t"
+	for re in print '^NO' '^sym-\(addr\|offset\)'; do
+		"$KT" list -o "$re" > "$TMP/k" || fail "list -o $re"
+		case $re in ^*) pat=$re ;; *) pat="^[^	]*$re" ;; esac
+		sed 's/^no//' "$TMP/t" | paste - "$TMP/t" | grep -i "$pat" | cut -f2 |
+			cmp -s - "$TMP/k" || { diff "$TMP/k" "$TMP/t" | head >&2; fail "list -o $re"; }
+		[ -s "$TMP/k" ] || [ "$re" = '^NO' ] || fail "list -o $re matched nothing"
 	done
 	same_state "list/show/stat"
 }
@@ -384,6 +394,22 @@ case_show_files() {
 	fi || fail "show --hist sched:sched_switch: unclear error: $(cat "$TMP/err")"
 	"$KT" show --hist no_such_event 2> "$TMP/err" && fail "show --hist of no event"
 	grep -q "'no_such_event': no such event" "$TMP/err" || fail "no event: $(cat "$TMP/err")"
+	# trace-cmd 3.4's --hist=EVENT, --trigger EVENT (the file, then a newline), and the
+	# files of --buffer_subbuf_size and --buffer_percent
+	"$KT" show --hist=sched:sched_switch 2> "$TMP/err2" && fail "show --hist= of no hist"
+	cmp -s "$TMP/err" "$TMP/err2" && fail "show --hist=EVENT ignored EVENT"
+	{ cat $T/events/sched/sched_switch/trigger; echo; } > "$TMP/want"
+	for ev in sched:sched_switch sched_switch; do
+		"$KT" show --trigger $ev > "$TMP/out" || fail "show --trigger $ev"
+		cmp -s "$TMP/want" "$TMP/out" || fail "show --trigger $ev: $(cat "$TMP/out")"
+	done
+	"$KT" show --trigger no_such_event 2> "$TMP/err" && fail "show --trigger of no event"
+	[ "$(wc -l < "$TMP/err")" = 1 ] && grep -q "'no_such_event': no such event" "$TMP/err" ||
+		fail "show --trigger no_such_event: $(cat "$TMP/err")"
+	for f in buffer_subbuf_size:buffer_subbuf_size_kb buffer_percent:buffer_percent; do
+		"$KT" show --${f%%:*} > "$TMP/out" || fail "show --${f%%:*}"
+		cat $T/${f#*:} | cmp -s - "$TMP/out" || fail "show --${f%%:*}: $(cat "$TMP/out")"
+	done
 	same_state "show FILE"
 }
 
