@@ -202,7 +202,7 @@ static int cursor_filter(sqlite3_vtab_cursor *cur, int idx, const char *plan, in
 	if (c->eof)
 		return SQLITE_OK;
 	strbuf_reset(&c->err);
-	ret = sql_scan_open(t->trace->df, &all, &c->scan, &c->err);
+	ret = sql_scan_open(t->trace, &all, &c->scan, &c->err);
 	if (ret) {
 		c->eof = true;
 		return sql_table_error(cur->pVtab, "%s", c->err.len ? strbuf_str(&c->err) :

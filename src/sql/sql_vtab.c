@@ -161,7 +161,7 @@ static int cursor_filter(sqlite3_vtab_cursor *cur, int idx, const char *plan, in
 	c->rowid = 0;
 	c->eof = false;
 	strbuf_reset(&c->err);
-	ret = sql_scan_open(t->trace->df, &range, &c->scan, &c->err);
+	ret = sql_scan_open(t->trace, &range, &c->scan, &c->err);
 	if (ret) {
 		c->eof = true;
 		return sql_table_error(cur->pVtab, "%s", c->err.len ? strbuf_str(&c->err) :
