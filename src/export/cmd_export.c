@@ -24,6 +24,7 @@ enum {
 	OPT_TABLE,
 	OPT_PARTITION,
 	OPT_FORCE,
+	OPT_VIA_SQL,
 };
 
 static const struct kt_option export_options[] = {
@@ -35,6 +36,8 @@ static const struct kt_option export_options[] = {
 	KT_OPT(OPT_PARTITION, "partition", KT_ARG_REQUIRED, "KEY",
 	       "--parquet: DIR/TABLE/VALUE.parquet by file, host or instance"),
 	KT_OPT(OPT_FORCE, "force", KT_ARG_NONE, NULL, "--parquet: replace files that exist"),
+	KT_OPT(OPT_VIA_SQL, "via-sql", KT_ARG_NONE, NULL,
+	       "--parquet: every table through SQLite (slower; the same files)"),
 	REPORT_INPUT_OPTION,
 	REPORT_FILTER_OPTIONS,
 	{ 0 }
@@ -44,7 +47,7 @@ static const struct kt_command_help export_help = {
 	.name = "export",
 	.usage = "--perfetto OUT [OPTIONS] [-i FILE... | FILE]\n"
 		 "       ktrace export --parquet DIR [-i FILE ...] [--table NAME ...] "
-		 "[--partition file|host|instance] [--force]",
+		 "[--partition file|host|instance] [--force] [--via-sql]",
 	.summary = "Convert trace.dat files for Perfetto, or into Parquet for SQL engines.",
 	.options = export_options,
 };
@@ -56,6 +59,7 @@ struct export_args {
 	char **tables;		/* --table (strv.h) */
 	const char *partition;
 	bool force;
+	bool via_sql;
 };
 
 static int one_option(void *priv, int c, const char *arg)
@@ -68,6 +72,7 @@ static int one_option(void *priv, int c, const char *arg)
 	case OPT_TABLE: return strv_push(&a->tables, arg);
 	case OPT_PARTITION: a->partition = arg; return 0;
 	case OPT_FORCE: a->force = true; return 0;
+	case OPT_VIA_SQL: a->via_sql = true; return 0;
 	default: return -EINVAL;
 	}
 }
@@ -90,8 +95,9 @@ static int check_args(void *priv)
 
 	if (a->perfetto && a->parquet)
 		return usage("--perfetto and --parquet", "give one");
-	if (a->perfetto && (a->tables || a->partition || a->force))
-		return usage(a->tables ? "--table" : a->partition ? "--partition" : "--force",
+	if (a->perfetto && (a->tables || a->partition || a->force || a->via_sql))
+		return usage(a->tables ? "--table" : a->partition ? "--partition" :
+			     a->force ? "--force" : "--via-sql",
 			     "applies to --parquet only");
 	if (a->perfetto)
 		return 0;
@@ -145,7 +151,7 @@ static int write_parquet(const struct export_args *a, struct strbuf *err)
 {
 	struct pq_export_opts po = {
 		.dir = a->parquet, .nr_inputs = 1 + a->o.nr_more_inputs,
-		.tables = a->tables, .force = a->force,
+		.tables = a->tables, .force = a->force, .via_sql = a->via_sql,
 	};
 	const char **inputs = calloc((size_t)po.nr_inputs, sizeof(*inputs));
 	int i, ret;

@@ -12,6 +12,8 @@
 
 #include "ktrace/strbuf.h"
 
+struct report_opts;
+
 enum pq_partition {
 	PQ_PARTITION_NONE,
 	PQ_PARTITION_FILE,	/* the input's path */
@@ -26,6 +28,8 @@ struct pq_export_opts {
 	char **tables;		/* strv: only these (NULL: all) */
 	enum pq_partition partition;
 	bool force;		/* replace files that exist */
+	bool via_sql;		/* every table through SQLite (the tests' reference) */
+	const struct report_opts *filters;	/* report's filters of the first input, or NULL */
 };
 
 /* 0 or -errno, one line in err */

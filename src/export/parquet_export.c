@@ -7,17 +7,16 @@
  * fsync'ed and renamed: a full disk or a failure leaves no half file under the final name.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "ktrace/dat.h"
 #include "ktrace/dat_format.h"
 #include "ktrace/strv.h"
 #include "../sql/sql.h"
 #include "parquet.h"
+#include "parquet_direct.h"
+#include "parquet_file.h"
 #include "parquet_writer.h"
 
 static const char *const partition_names[] = { NULL, "file", "host", "instance" };
@@ -164,109 +163,21 @@ static int write_rows(sqlite3 *db, sqlite3_stmt *st, const struct pq_table_out *
 	return ret;
 }
 
-static int sync_dir(const char *path)
+/* The rows of one table into its file */
+static int write_table(sqlite3 *db, const struct pq_table_out *to, struct pq_file *f,
+		       struct strbuf *err)
 {
-	char *dir = strdup(path), *slash;
-	int fd, ret = 0;
-
-	if (!dir)
-		return -ENOMEM;
-	slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
-	fd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY);
-	if (fd < 0 || fsync(fd))
-		ret = -errno;
-	if (fd >= 0)
-		close(fd);
-	free(dir);
-	return ret;
-}
-
-/* The rows of one table into to->path, through a temporary file beside it */
-static int write_table(sqlite3 *db, const struct pq_table_out *to, struct strbuf *err)
-{
-	struct strbuf tmp = STRBUF_INIT;
 	sqlite3_stmt *st = NULL;
-	FILE *out = NULL;
-	int fd = -1, ret;
+	int ret;
 
 	ret = prepare(db, to, &st, err);
-	if (!ret && strbuf_addf(&tmp, "%s.XXXXXX", to->path))
-		ret = -ENOMEM;
-	if (!ret && (fd = mkstemp(tmp.buf)) < 0) {
-		ret = -errno;
-		strbuf_addf(err, "%s: %s", tmp.buf, strerror(errno));
-	}
-	if (!ret && !(out = fdopen(fd, "wb")))
-		ret = -errno;
-	if (out) {
-		fd = -1;
-		setvbuf(out, NULL, _IOFBF, 1 << 20);
-		fchmod(fileno(out), 0644);
-	}
 	if (!ret)
-		ret = write_rows(db, st, to, out, err);
-	if (!ret && (fflush(out) || fsync(fileno(out))))
-		ret = -errno;
-	if (out && fclose(out) && !ret)
-		ret = -errno;
-	if (fd >= 0)
-		close(fd);
-	if (!ret && rename(tmp.buf, to->path))
-		ret = -errno;
+		ret = pq_file_open(f, err);
 	if (!ret)
-		ret = sync_dir(to->path);
-	if (ret && tmp.len)
-		unlink(tmp.buf);
-	if (ret && !err->len)
-		strbuf_addf(err, "%s: %s", to->path, strerror(-ret));
+		ret = write_rows(db, st, to, f->out, err);
+	ret = pq_file_close(f, ret, err);
 	sqlite3_finalize(st);
-	strbuf_release(&tmp);
 	return ret;
-}
-
-static int make_dir(const char *path, struct strbuf *err)
-{
-	struct stat st;
-
-	if (!mkdir(path, 0777))
-		return 0;
-	if (errno == EEXIST && !stat(path, &st) && S_ISDIR(st.st_mode))
-		return 0;
-	if (errno == EEXIST)
-		errno = ENOTDIR;
-	strbuf_addf(err, "%s: %s", path, strerror(errno));
-	return -errno;
-}
-
-/* Refuses a file that exists unless --force; a directory there is never replaced */
-static int check_target(const char *path, bool force, struct strbuf *err)
-{
-	struct stat st;
-
-	if (lstat(path, &st))
-		return 0;
-	if (S_ISDIR(st.st_mode)) {
-		strbuf_addf(err, "%s: is a directory", path);
-		return -EISDIR;
-	}
-	if (!force) {
-		strbuf_addf(err, "%s: exists (--force replaces it)", path);
-		return -EEXIST;
-	}
-	return 0;
-}
-
-/* A partition value as a file name: '/' and a leading '.' would make it a path */
-static void add_file_name(struct strbuf *sb, const char *value)
-{
-	const char *p;
-
-	for (p = value; *p; p++)
-		strbuf_addch(sb, *p == '/' || (p == value && *p == '.') ? '_' : *p);
-	if (!*value)
-		strbuf_addch(sb, '_');
 }
 
 static bool has_column(sqlite3 *db, const char *table, const char *column)
@@ -284,37 +195,18 @@ static bool has_column(sqlite3 *db, const char *table, const char *column)
 	return found;
 }
 
-/* DIR/TABLE.parquet, or DIR/TABLE/VALUE.parquet with a partition value */
-static int target_path(const struct pq_export_opts *o, const char *table, const char *value,
-		       struct strbuf *path, struct strbuf *err)
-{
-	int ret;
-
-	strbuf_reset(path);
-	strbuf_addf(path, "%s/%s", o->dir, table);
-	if (!value)
-		return strbuf_addstr(path, ".parquet");
-	ret = make_dir(path->buf, err);
-	if (ret)
-		return ret;
-	strbuf_addch(path, '/');
-	add_file_name(path, value);
-	return strbuf_addstr(path, ".parquet");
-}
-
 static int export_one(sqlite3 *db, const struct pq_export_opts *o, struct pq_table_out *to,
 		      const char *value, struct strbuf *err)
 {
-	struct strbuf path = STRBUF_INIT;
-	int ret = target_path(o, to->table, value, &path, err);
+	struct pq_file f = PQ_FILE_INIT;
+	int ret = pq_file_target(&f, o, to->table, value, err);
 
-	if (!ret)
-		ret = check_target(path.buf, o->force, err);
-	to->path = path.buf;
-	if (!ret)
-		ret = write_table(db, to, err);
-	strbuf_release(&path);
-	return ret;
+	to->path = f.path.buf;
+	if (ret) {
+		strbuf_release(&f.path);
+		return ret;
+	}
+	return write_table(db, to, &f, err);
 }
 
 /* --partition instance: a file per instance of a table that has the column, top for NULL */
@@ -443,8 +335,8 @@ static int export_input(const struct pq_export_opts *o, const char *input, char 
 			bool *found, struct strbuf *err)
 {
 	struct strbuf value = STRBUF_INIT;
+	char **tables, **direct = NULL;
 	struct sql_open so;
-	char **tables;
 	int i, ret;
 
 	ret = sql_open_file(input, &so, err);
@@ -462,8 +354,15 @@ static int export_input(const struct pq_export_opts *o, const char *input, char 
 		}
 		if (o->tables)
 			found[i] = true;
-		ret = export_table(&so, o, tables[i], value.len ? value.buf : NULL, err);
+		if (!o->via_sql && pq_direct_has(&so.t, tables[i], o->partition))
+			ret = strv_push(&direct, tables[i]);
+		else
+			ret = export_table(&so, o, tables[i], value.len ? value.buf : NULL, err);
 	}
+	if (!ret)
+		ret = pq_direct_export(&so.t, o, direct, partition_names[o->partition],
+				       value.len ? value.buf : NULL, err);
+	strv_free(direct);
 	sql_open_close(&so);
 	strbuf_release(&value);
 	return ret;
@@ -477,7 +376,7 @@ int pq_export_run(const struct pq_export_opts *o, struct strbuf *err)
 
 	if (!found)
 		return -ENOMEM;
-	ret = make_dir(o->dir, err);
+	ret = pq_make_dir(o->dir, err);
 	for (i = 0; !ret && i < o->nr_inputs; i++)
 		ret = export_input(o, o->inputs[i], &seen, found, err);
 	for (i = 0; !ret && i < nr_tables; i++)

@@ -35,6 +35,7 @@ struct dat_file;
 struct tep_handle;
 struct tep_record;
 struct report_layouts;
+struct report_filter;
 
 /* The schema the tables have; PRAGMA user_version of the database (and of -o's file). */
 #define SQL_SCHEMA_VERSION 2
@@ -60,6 +61,7 @@ struct sql_trace {
 	char **tables;		/* the names of the tables, NULL-terminated (strv.h) */
 	struct sql_format_ref *formats;	/* one per format table */
 	int nr_formats;
+	struct report_filter *filter;	/* report's -F/--cpu/--pid/--comm/-I/-S; NULL: none */
 };
 
 /* ------------------------------------------------------------------ scan */
@@ -74,8 +76,9 @@ struct sql_range {
 
 struct sql_scan;
 
-int sql_scan_open(struct dat_file *df, const struct sql_range *range, struct sql_scan **out,
-		  struct strbuf *err);
+/* A walk of t's records that t->filter keeps, within range */
+int sql_scan_open(const struct sql_trace *t, const struct sql_range *range,
+		  struct sql_scan **out, struct strbuf *err);
 /* 1 with the record and its buffer set, 0 at the end, negative errno (message in err). */
 int sql_scan_next(struct sql_scan *s, struct tep_record **record, int *buffer,
 		  struct strbuf *err);
@@ -127,8 +130,8 @@ struct sql_walk {
 int sql_walk_open(size_t size, sqlite3_vtab_cursor **out);
 /* Frees the walk (the cursor's own state is released before). */
 void sql_walk_close(struct sql_walk *w);
-/* Starts the walk again from df's first record: SQLITE_OK or the error on the table. */
-int sql_walk_restart(struct sql_walk *w, struct dat_file *df);
+/* Starts the walk again from t's first record: SQLITE_OK or the error on the table. */
+int sql_walk_restart(struct sql_walk *w, const struct sql_trace *t);
 /* 1 with the next record, 0 at the end, or SQLITE_ERROR's negative with the table's message. */
 int sql_walk_next(struct sql_walk *w, struct tep_record **record, int *buffer);
 /* The module members every walking table shares. */

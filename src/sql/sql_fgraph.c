@@ -197,7 +197,7 @@ static int cursor_filter(sqlite3_vtab_cursor *cur, int idx, const char *plan, in
 		c->w.eof = true;
 		return SQLITE_OK;
 	}
-	ret = sql_walk_restart(&c->w, t->trace->df);
+	ret = sql_walk_restart(&c->w, t->trace);
 	return ret != SQLITE_OK ? ret : cursor_next(cur);
 }
 

@@ -9,7 +9,8 @@
  *     ring buffer writes each CPU's records in time order, so the merge gives them in order.
  *
  * SQLite checks every constraint again on the rows it gets, so a scan may give more rows than
- * the range, never fewer.
+ * the range, never fewer. Report's filters (-F, --cpu, --pid, --comm, -I, -S: the trace's
+ * filter) leave out records before any table sees them, as report leaves them out.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,6 +19,8 @@
 
 #include "ktrace/dat.h"
 #include "ktrace/merge.h"
+#include "ktrace/report.h"
+#include "../report/report_stream.h"
 #include "sql.h"
 
 struct sql_scan {
@@ -25,6 +28,8 @@ struct sql_scan {
 	bool *cpus;		/* the CPUs to read, by CPU number; NULL: every CPU */
 	struct sql_range range;
 	bool done;
+	struct report_filter *filter;	/* NULL: every record */
+	int *slot_base;		/* with a filter: report's first CPU slot of each buffer */
 };
 
 /* The highest CPU number of any buffer, + 1. */
@@ -42,16 +47,37 @@ static int cpu_slots(struct dat_file *df)
 	return n;
 }
 
-int sql_scan_open(struct dat_file *df, const struct sql_range *range, struct sql_scan **out,
-		  struct strbuf *err)
+/* --cpu counts the CPUs of every buffer in one row, as report numbers them */
+static int slot_bases(struct sql_scan *s, struct dat_file *df)
+{
+	int b, base = 0, nr = dat_file_nr_buffers(df);
+
+	s->slot_base = calloc(nr ? (size_t)nr : 1, sizeof(*s->slot_base));
+	if (!s->slot_base)
+		return -ENOMEM;
+	for (b = 0; b < nr; b++) {
+		s->slot_base[b] = base;
+		base += report_buffer_slots(df, b);
+	}
+	return 0;
+}
+
+int sql_scan_open(const struct sql_trace *t, const struct sql_range *range,
+		  struct sql_scan **out, struct strbuf *err)
 {
 	struct merge_options mo = { 0 };
 	struct sql_scan *s = calloc(1, sizeof(*s));
+	struct dat_file *df = t->df;
 	int i, ret;
 
 	if (!s)
 		return -ENOMEM;
 	s->range = *range;
+	s->filter = t->filter;
+	if (s->filter && slot_bases(s, df)) {
+		free(s);
+		return -ENOMEM;
+	}
 	if (range->ts_min > range->ts_max || range->cpu_min > range->cpu_max) {
 		s->done = true;
 		*out = s;
@@ -61,6 +87,7 @@ int sql_scan_open(struct dat_file *df, const struct sql_range *range, struct sql
 		mo.nr_cpu_filter = cpu_slots(df);
 		s->cpus = calloc(mo.nr_cpu_filter ? (size_t)mo.nr_cpu_filter : 1, sizeof(*s->cpus));
 		if (!s->cpus) {
+			free(s->slot_base);
 			free(s);
 			return -ENOMEM;
 		}
@@ -71,11 +98,22 @@ int sql_scan_open(struct dat_file *df, const struct sql_range *range, struct sql
 	ret = merge_open(df, &mo, &s->merge, err);
 	if (ret) {
 		free(s->cpus);
+		free(s->slot_base);
 		free(s);
 		return ret;
 	}
 	*out = s;
 	return 0;
+}
+
+static bool keep(struct sql_scan *s, const struct merged_event *ev)
+{
+	struct report_event rev = {
+		.record = ev->record, .buffer = ev->buffer,
+		.cpu_slot = s->slot_base[ev->buffer] + ev->record->cpu,
+	};
+
+	return report_filter_keep(s->filter, &rev);
 }
 
 int sql_scan_next(struct sql_scan *s, struct tep_record **record, int *buffer,
@@ -94,7 +132,7 @@ int sql_scan_next(struct sql_scan *s, struct tep_record **record, int *buffer,
 			s->done = true;
 			break;
 		}
-		if ((int64_t)ev.record->ts < s->range.ts_min)
+		if ((int64_t)ev.record->ts < s->range.ts_min || (s->filter && !keep(s, &ev)))
 			continue;
 		*record = ev.record;
 		*buffer = ev.buffer;
@@ -109,5 +147,6 @@ void sql_scan_close(struct sql_scan *s)
 		return;
 	merge_close(s->merge);
 	free(s->cpus);
+	free(s->slot_base);
 	free(s);
 }

@@ -153,7 +153,7 @@ static int cursor_filter(sqlite3_vtab_cursor *cur, int idx, const char *plan, in
 	pid_table_init(&c->tasks, sizeof(struct syscall_task), 64);
 	c->flushed = 0;
 	c->at_end = false;
-	ret = sql_walk_restart(&c->w, t->trace->df);
+	ret = sql_walk_restart(&c->w, t->trace);
 	return ret != SQLITE_OK ? ret : cursor_next(cur);
 }
 

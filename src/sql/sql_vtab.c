@@ -75,7 +75,7 @@ static int walk_error(struct sql_walk *w, int ret)
 			       strerror(-ret));
 }
 
-int sql_walk_restart(struct sql_walk *w, struct dat_file *df)
+int sql_walk_restart(struct sql_walk *w, const struct sql_trace *t)
 {
 	struct sql_range all = SQL_RANGE_ALL;
 	int ret;
@@ -85,7 +85,7 @@ int sql_walk_restart(struct sql_walk *w, struct dat_file *df)
 	w->rowid = 0;
 	w->eof = false;
 	strbuf_reset(&w->err);
-	ret = sql_scan_open(df, &all, &w->scan, &w->err);
+	ret = sql_scan_open(t, &all, &w->scan, &w->err);
 	if (ret) {
 		w->eof = true;
 		return walk_error(w, ret);
@@ -245,7 +245,7 @@ static int cursor_filter(sqlite3_vtab_cursor *cur, int idx, const char *plan, in
 	c->rowid = 0;
 	c->eof = false;
 	strbuf_reset(&c->err);
-	ret = sql_scan_open(t->trace->df, &range, &c->scan, &c->err);
+	ret = sql_scan_open(t->trace, &range, &c->scan, &c->err);
 	if (ret) {
 		c->eof = true;
 		return sql_table_error(cur->pVtab, "%s", c->err.len ? strbuf_str(&c->err) :
