@@ -52,16 +52,6 @@ struct direct {
 	const char *last_comm;
 };
 
-static bool layout_has(const struct report_event_layout *el, const char *name)
-{
-	int i;
-
-	for (i = 0; i < el->nr_fields; i++)
-		if (!strcmp(el->fields[i].name, name))
-			return true;
-	return false;
-}
-
 static const struct sql_format_ref *format_of(const struct sql_trace *t, const char *table)
 {
 	int i;
@@ -86,16 +76,13 @@ bool pq_direct_has(const struct sql_trace *t, const char *table, enum pq_partiti
 	/* a file per instance for a table with an instance column: parquet_export.c's */
 	event = tep_find_event(t->tep, ref->event_id);
 	el = event ? report_layout_of(t->layouts, event) : NULL;
-	return el && !layout_has(el, "instance");
+	return el && !report_layout_has_field(el, "instance");
 }
 
 /* The names and kinds of a format table's columns, as sql_format.c declares them */
 static int format_writer(struct direct_table *dt, const char *part, FILE *out)
 {
 	const struct report_event_layout *el = dt->layout;
-	static const char *const common[] = { "ts", "cpu", "pid", "comm" };
-	static const char *const renamed[] = { "common_ts", "common_cpu", "common_pid",
-					       "common_comm" };
 	int nr = 4 + el->nr_fields + dt->first, i, ret;
 	const char **names = calloc((size_t)nr, sizeof(*names));
 
@@ -103,8 +90,8 @@ static int format_writer(struct direct_table *dt, const char *part, FILE *out)
 		return -ENOMEM;
 	if (dt->first)
 		names[0] = part;
-	for (i = 0; i < 4; i++)
-		names[dt->first + i] = layout_has(el, common[i]) ? renamed[i] : common[i];
+	for (i = 0; i < SQL_FORMAT_NR_COMMON; i++)
+		names[dt->first + i] = sql_format_common_column(el, i);
 	for (i = 0; i < el->nr_fields; i++)
 		names[dt->first + 4 + i] = el->fields[i].name;
 	ret = pq_writer_new(out, names, nr, NULL, &dt->w);
@@ -152,7 +139,7 @@ static bool table_has_column(const struct direct_table *dt, const char *column)
 				return true;
 		return false;
 	}
-	return layout_has(dt->layout, column) || !strcmp(column, "ts") ||
+	return report_layout_has_field(dt->layout, column) || !strcmp(column, "ts") ||
 	       !strcmp(column, "cpu") || !strcmp(column, "pid") || !strcmp(column, "comm");
 }
 
@@ -207,20 +194,9 @@ static int put_fields(struct direct *d, struct pq_writer *w, int col, struct tep
 		      const struct report_event_layout *el)
 {
 	struct report_row row = { .tep = d->t->tep, .record = r, .layout = el };
-	int i;
 
 	strbuf_reset(&d->json);
-	strbuf_addch(&d->json, '{');
-	for (i = 0; i < el->nr_fields; i++) {
-		const struct report_field *rf = &el->fields[i];
-
-		if (i)
-			strbuf_addch(&d->json, ',');
-		report_json_put_str(&d->json, rf->name, strlen(rf->name));
-		strbuf_addch(&d->json, ':');
-		report_json_put_value(&row, rf, &d->json);
-	}
-	if (strbuf_addch(&d->json, '}'))
+	if (report_json_fields(&row, &d->json))
 		return -ENOMEM;
 	pq_put_bytes(w, col, d->json.buf, d->json.len);
 	return 0;

@@ -144,6 +144,23 @@ static void put_members(const struct report_row *row, const struct report_field 
 	}
 }
 
+/* The names escaped, unlike put_key: sql's and Parquet's fields column holds any file's names. */
+int report_json_fields(const struct report_row *row, struct strbuf *sb)
+{
+	const struct report_event_layout *el = row->layout;
+	int i;
+
+	strbuf_addch(sb, '{');
+	for (i = 0; el && i < el->nr_fields; i++) {
+		if (i)
+			strbuf_addch(sb, ',');
+		report_json_put_str(sb, el->fields[i].name, strlen(el->fields[i].name));
+		strbuf_addch(sb, ':');
+		report_json_put_value(row, &el->fields[i], sb);
+	}
+	return strbuf_addch(sb, '}');
+}
+
 static void put_event(const struct report_row *row, struct strbuf *sb)
 {
 	const struct report_event_layout *el = row->layout;

@@ -125,6 +125,16 @@ static struct report_event_layout *layout_build(struct tep_handle *tep, struct t
 	return el;
 }
 
+bool report_layout_has_field(const struct report_event_layout *el, const char *name)
+{
+	int i;
+
+	for (i = 0; i < el->nr_fields; i++)
+		if (!strcmp(el->fields[i].name, name))
+			return true;
+	return false;
+}
+
 const struct report_event_layout *report_layout_of(struct report_layouts *l,
 						  struct tep_event *event)
 {

@@ -58,6 +58,8 @@ int report_layouts_new(struct tep_handle *tep, struct report_layouts **out);
 /* The event's layout, built on first use; NULL when out of memory. */
 const struct report_event_layout *report_layout_of(struct report_layouts *l,
 						  struct tep_event *event);
+/* Whether the event has an own (not common) field of that name. */
+bool report_layout_has_field(const struct report_event_layout *el, const char *name);
 void report_layouts_free(struct report_layouts *l);
 void report_field_value(struct tep_handle *tep, const struct report_field *rf,
 			const struct tep_record *r, struct report_value *v);
@@ -82,6 +84,8 @@ struct report_row {
 void report_json_row(const struct report_row *row, struct strbuf *sb);
 /* The JSON string of len bytes: escapes, invalid UTF-8 bytes as \u00XX. */
 void report_json_put_str(struct strbuf *sb, const char *s, size_t len);
+/* The event's own fields as one JSON object {"name":value,...}, appended to sb; 0 or -ENOMEM. */
+int report_json_fields(const struct report_row *row, struct strbuf *sb);
 /* A field's value in the record as JSON: number, string, array, or null when it is cut short. */
 void report_json_put_value(const struct report_row *row, const struct report_field *rf,
 			   struct strbuf *sb);

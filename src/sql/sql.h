@@ -35,6 +35,7 @@ struct dat_file;
 struct tep_handle;
 struct tep_record;
 struct report_layouts;
+struct report_event_layout;
 struct report_filter;
 
 /* The schema the tables have; PRAGMA user_version of the database (and of -o's file). */
@@ -138,6 +139,14 @@ int sql_walk_next(struct sql_walk *w, struct tep_record **record, int *buffer);
 int sql_walk_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info);
 int sql_walk_eof(sqlite3_vtab_cursor *cur);
 int sql_walk_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid);
+
+/*
+ * A per-format table's first columns: ts, cpu, pid, comm, each named common_NAME when the
+ * format has a field of its own with that name (sql_format.c; export --parquet names its
+ * columns the same).
+ */
+#define SQL_FORMAT_NR_COMMON 4
+const char *sql_format_common_column(const struct report_event_layout *el, int col);
 
 /* The modules of the tables of records (sql_vtab.c), made by these (their xCreate). */
 extern const sqlite3_module sql_events_module, sql_format_module, sql_lost_module;

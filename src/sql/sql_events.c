@@ -44,23 +44,12 @@ static int put_fields(struct events_table *e, sqlite3_context *ctx, struct tep_r
 		      struct tep_event *event)
 {
 	struct report_row row = { .tep = e->t.trace->tep, .record = r };
-	int i;
 
 	row.layout = report_layout_of(e->t.trace->layouts, event);
 	if (!row.layout)
 		return SQLITE_NOMEM;
 	strbuf_reset(&e->json);
-	strbuf_addch(&e->json, '{');
-	for (i = 0; i < row.layout->nr_fields; i++) {
-		const struct report_field *rf = &row.layout->fields[i];
-
-		if (i)
-			strbuf_addch(&e->json, ',');
-		report_json_put_str(&e->json, rf->name, strlen(rf->name));
-		strbuf_addch(&e->json, ':');
-		report_json_put_value(&row, rf, &e->json);
-	}
-	if (strbuf_addch(&e->json, '}'))
+	if (report_json_fields(&row, &e->json))
 		return SQLITE_NOMEM;
 	sqlite3_result_text(ctx, e->json.buf, (int)e->json.len, SQLITE_TRANSIENT);
 	return SQLITE_OK;

@@ -27,16 +27,6 @@ struct format_table {
 	const struct report_event_layout *layout;
 };
 
-static bool has_field(const struct report_event_layout *el, const char *name)
-{
-	int i;
-
-	for (i = 0; i < el->nr_fields; i++)
-		if (!strcmp(el->fields[i].name, name))
-			return true;
-	return false;
-}
-
 static const char *sql_type(const struct report_field *rf)
 {
 	switch (rf->kind) {
@@ -46,14 +36,24 @@ static const char *sql_type(const struct report_field *rf)
 	}
 }
 
-/* The table's CREATE TABLE: the common fields first, then the format's own. */
+const char *sql_format_common_column(const struct report_event_layout *el, int col)
+{
+	static const char *const plain[SQL_FORMAT_NR_COMMON] = { "ts", "cpu", "pid", "comm" };
+	static const char *const renamed[SQL_FORMAT_NR_COMMON] = { "common_ts", "common_cpu",
+								  "common_pid", "common_comm" };
+
+	return report_layout_has_field(el, plain[col]) ? renamed[col] : plain[col];
+}
+
+/* The table's CREATE TABLE: the common columns first, then the format's own fields. */
 static int schema_of(const struct report_event_layout *el, struct strbuf *sb)
 {
 	int i;
 
-	strbuf_addf(sb, "CREATE TABLE x(%sts INTEGER, %scpu INTEGER, %spid INTEGER, %scomm TEXT",
-		    has_field(el, "ts") ? "common_" : "", has_field(el, "cpu") ? "common_" : "",
-		    has_field(el, "pid") ? "common_" : "", has_field(el, "comm") ? "common_" : "");
+	strbuf_addstr(sb, "CREATE TABLE x(");
+	for (i = 0; i < SQL_FORMAT_NR_COMMON; i++)
+		strbuf_addf(sb, "%s%s %s", i ? ", " : "", sql_format_common_column(el, i),
+			    i == SQL_FORMAT_NR_COMMON - 1 ? "TEXT" : "INTEGER");
 	for (i = 0; i < el->nr_fields; i++)
 		strbuf_addf(sb, ", \"%s\" %s", el->fields[i].name, sql_type(&el->fields[i]));
 	return strbuf_addch(sb, ')');
