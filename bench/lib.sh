@@ -38,7 +38,8 @@ bench_build() {
 	mkdir -p "$TOOLS"
 	build_tool loadgen loadgen.c -pthread
 	build_tool runstat runstat.c
-	build_tool tcshim.so tcshim.c -shared -fPIC -ldl
+	# The one trace-cmd shim, the tests' (tests/interop/listen/tcshim.c).
+	build_tool tcshim.so ../tests/interop/listen/tcshim.c -shared -fPIC -ldl
 	# evcount links ktrace's own reader (the report, dat and util layers, in that order);
 	# rebuild it whenever one of them changed.
 	local libs="$BUILD/libktrace-report.a $BUILD/libktrace-dat.a $BUILD/libktrace-util.a" lib
@@ -66,7 +67,7 @@ build_tool() {
 	fi
 }
 
-# trace-cmd with the shim, for recording on this kernel (see tcshim.c).
+# trace-cmd with the shim, for recording on this kernel (see tests/interop/listen/tcshim.c).
 tracecmd_shim() {
 	TCSHIM_SELF=$TOOLS/tcshim.so LD_PRELOAD=$TOOLS/tcshim.so${LD_PRELOAD:+:$LD_PRELOAD} \
 		exec "$TRACECMD" "$@"

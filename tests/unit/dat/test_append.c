@@ -26,13 +26,10 @@
 #include "ktrace/dat_chunk.h"
 #include "ktrace/dat_format.h"
 #include "ktrace/dat_writer.h"
-#include "../ring_headers.h"
+#include "../dat_pages.h"
 
-#define PS 4096
+#define PS TEST_PAGE_SIZE
 #define NR_CPUS 3
-
-static const char header_page[] = RING_HEADER_PAGE;
-static const char header_event[] = RING_HEADER_EVENT;
 
 static void test_chunk_header(void **state)
 {
@@ -81,19 +78,6 @@ static void test_chunk_pack(void **state)
 	}
 }
 
-/* A page with a valid header: timestamp, commit = bytes used, then filler. */
-static void make_page(char *page, int seed)
-{
-	uint64_t ts = 1000 + (uint64_t)seed, commit = 0;
-	int i;
-
-	memset(page, 0, PS);
-	memcpy(page, &ts, 8);
-	memcpy(page + 8, &commit, 8);
-	for (i = 16; i < 64; i++)
-		page[i] = (char)(seed * 7 + i);
-}
-
 /* nr pages from seed in a temporary file: raw, or as chunks of two pages when codec. */
 static void cpu_file(struct kt_codec *codec, int nr, int seed, struct dat_append_cpu *c)
 {
@@ -110,8 +94,8 @@ static void cpu_file(struct kt_codec *codec, int nr, int seed, struct dat_append
 		size_t cap = dat_chunk_bound(KT_COMP_ZSTD, sizeof(pages)), len = (size_t)n * PS;
 		char *z = malloc(cap);
 
-		make_page(pages, seed + i);
-		make_page(pages + PS, seed + i + 1);
+		test_page_fill(pages, seed + i);
+		test_page_fill(pages + PS, seed + i + 1);
 		if (codec) {
 			assert_int_equal(dat_chunk_pack(codec, pages, len, DAT_HOST_BIG_ENDIAN, z,
 							cap, &len), 0);
@@ -128,22 +112,11 @@ static void cpu_file(struct kt_codec *codec, int nr, int seed, struct dat_append
 static void write_metadata(int fd, int version, enum kt_compression comp)
 {
 	struct dat_writer_config cfg = { .version = version, .compression = comp, .page_size = PS };
-	struct dat_blob hp = { header_page, sizeof(header_page) - 1 };
-	struct dat_blob he = { header_event, sizeof(header_event) - 1 };
-	struct dat_blob empty = { "", 0 };
 	struct strbuf err = STRBUF_INIT;
 	struct dat_writer *w;
 
 	assert_int_equal(dat_writer_open(fd, &cfg, &w, &err), 0);
-	assert_int_equal(dat_writer_headers(w, &hp, &he, &err), 0);
-	assert_int_equal(dat_writer_ftrace_formats(w, NULL, 0, &err), 0);
-	assert_int_equal(dat_writer_event_formats(w, NULL, 0, &err), 0);
-	assert_int_equal(dat_writer_kallsyms(w, &empty, &err), 0);
-	assert_int_equal(dat_writer_printk(w, &empty, &err), 0);
-	assert_int_equal(dat_writer_cmdlines(w, &empty, &err), 0);
-	assert_int_equal(dat_writer_add_option(w, DAT_OPT_UNAME, "Linux test", 11), 0);
-	assert_int_equal(dat_writer_add_option(w, DAT_OPT_TRACECLOCK, "[local] global\n", 16), 0);
-	assert_int_equal(dat_writer_cpu_count(w, NR_CPUS), 0);
+	test_write_metadata(w, NR_CPUS);
 	assert_int_equal(dat_writer_metadata_end(w, &err), 0);
 	dat_writer_free(w);
 	strbuf_release(&err);
@@ -151,28 +124,12 @@ static void write_metadata(int fd, int version, enum kt_compression comp)
 
 static void expect_pages(struct dat_file *df, int cpu, int nr, int seed)
 {
-	const struct dat_buffer *b = dat_file_buffer(df, 0);
-	struct strbuf err = STRBUF_INIT;
-	struct dat_page_stream *ps;
-	const void *page;
-	char want[PS];
-	int i, idx = -1;
+	int idx = test_cpu_index(dat_file_buffer(df, 0), cpu);
 
-	for (i = 0; i < b->nr_cpus; i++)
-		if (b->cpus[i].cpu == cpu)
-			idx = i;
 	if (!nr && idx < 0)
 		return;
 	assert_true(idx >= 0);
-	assert_int_equal(dat_page_stream_open(df, 0, idx, &ps, &err), 0);
-	for (i = 0; i < nr; i++) {
-		assert_int_equal(dat_page_stream_next(ps, &page, &err), 1);
-		make_page(want, seed + i);
-		assert_memory_equal(page, want, PS);
-	}
-	assert_int_equal(dat_page_stream_next(ps, &page, &err), 0);
-	dat_page_stream_close(ps);
-	strbuf_release(&err);
+	test_expect_pages(df, 0, idx, nr, seed);
 }
 
 /*

@@ -25,78 +25,10 @@
 #include "ktrace/dat.h"
 #include "ktrace/dat_format.h"
 #include "ktrace/dat_writer.h"
-#include "../ring_headers.h"
+#include "../dat_pages.h"
 #include "listen.h"
 
-#define PS 4096
-
-static const char header_page[] = RING_HEADER_PAGE;
-static const char header_event[] = RING_HEADER_EVENT;
-
-/* A page with a valid empty-ish header: timestamp, commit = bytes used, then filler. */
-static void make_page(char *page, int seed)
-{
-	uint64_t ts = 1000 + (uint64_t)seed, commit = 0;
-	int i;
-
-	memset(page, 0, PS);
-	memcpy(page, &ts, 8);
-	memcpy(page + 8, &commit, 8);
-	for (i = 16; i < 64; i++)
-		page[i] = (char)(seed * 7 + i);
-}
-
-/* Everything before the CPU data: the six metadata parts and the options. */
-static void write_metadata(struct dat_writer *w, int cpus)
-{
-	struct dat_blob hp = { header_page, sizeof(header_page) - 1 };
-	struct dat_blob he = { header_event, sizeof(header_event) - 1 };
-	struct dat_blob empty = { "", 0 };
-	struct strbuf err = STRBUF_INIT;
-
-	assert_int_equal(dat_writer_headers(w, &hp, &he, &err), 0);
-	assert_int_equal(dat_writer_ftrace_formats(w, NULL, 0, &err), 0);
-	assert_int_equal(dat_writer_event_formats(w, NULL, 0, &err), 0);
-	assert_int_equal(dat_writer_kallsyms(w, &empty, &err), 0);
-	assert_int_equal(dat_writer_printk(w, &empty, &err), 0);
-	assert_int_equal(dat_writer_cmdlines(w, &empty, &err), 0);
-	assert_int_equal(dat_writer_add_option(w, DAT_OPT_UNAME, "Linux test", 11), 0);
-	assert_int_equal(dat_writer_add_option(w, DAT_OPT_TRACECLOCK, "[local] global\n", 16), 0);
-	assert_int_equal(dat_writer_cpu_count(w, cpus), 0);
-	strbuf_release(&err);
-}
-
-static void expect_pages(struct dat_file *df, int buffer, int cpu_index, int nr, int seed)
-{
-	struct dat_page_stream *ps;
-	struct strbuf err = STRBUF_INIT;
-	char want[PS];
-	const void *page;
-	int i;
-
-	assert_int_equal(dat_page_stream_open(df, buffer, cpu_index, &ps, &err), 0);
-	for (i = 0; i < nr; i++) {
-		assert_int_equal(dat_page_stream_next(ps, &page, &err), 1);
-		make_page(want, seed + i);
-		assert_memory_equal(page, want, PS);
-	}
-	assert_int_equal(dat_page_stream_next(ps, &page, &err), 0);
-	dat_page_stream_close(ps);
-	strbuf_release(&err);
-}
-
-static const struct dat_cpu *find_cpu(const struct dat_buffer *b, int cpu, int *index)
-{
-	int i;
-
-	for (i = 0; i < b->nr_cpus; i++) {
-		if (b->cpus[i].cpu == cpu) {
-			*index = i;
-			return &b->cpus[i];
-		}
-	}
-	return NULL;
-}
+#define PS TEST_PAGE_SIZE
 
 /* Pages seed.. into a listener's CPU file, through chan_store as a session stores them. */
 static void store_pages(struct chan *c, struct server_ctx *srv, int nr, int seed, size_t torn)
@@ -105,7 +37,7 @@ static void store_pages(struct chan *c, struct server_ctx *srv, int nr, int seed
 	int i;
 
 	for (i = 0; i < nr; i++) {
-		make_page(page, seed + i);
+		test_page_fill(page, seed + i);
 		assert_int_equal(chan_store(c, srv, page, PS), 0);
 	}
 	memset(page, 0x5a, sizeof(page));
@@ -145,7 +77,7 @@ static void test_listener_recovery(void **state)
 	(void)state;
 	fd = openat(srv.dir_fd, ".t.h:1.dat.part", O_CREAT | O_RDWR, 0644);
 	assert_int_equal(dat_writer_open(fd, &cfg, &w, &err), 0);
-	write_metadata(w, 2);
+	test_write_metadata(w, 2);
 	assert_int_equal(dat_writer_metadata_end(w, &err), 0);
 	dat_writer_free(w);
 	close(fd);
@@ -175,10 +107,12 @@ static void test_listener_recovery(void **state)
 	if (dat_file_open(path, &df, &err))
 		fail_msg("%s", strbuf_str(&err));
 	assert_non_null(strstr(dat_file_incomplete(df), "stopped mid-recording"));
-	assert_non_null(find_cpu(dat_file_buffer(df, 0), 0, &idx));
-	expect_pages(df, 0, idx, 23, 0);
-	assert_non_null(find_cpu(dat_file_buffer(df, 0), 1, &idx));
-	expect_pages(df, 0, idx, 5, 50);
+	idx = test_cpu_index(dat_file_buffer(df, 0), 0);
+	assert_true(idx >= 0);
+	test_expect_pages(df, 0, idx, 23, 0);
+	idx = test_cpu_index(dat_file_buffer(df, 0), 1);
+	assert_true(idx >= 0);
+	test_expect_pages(df, 0, idx, 5, 50);
 	dat_file_close(df);
 	assert_int_equal(faccessat(srv.dir_fd, ".t.h:1.dat.part", F_OK, 0), -1);
 	assert_int_equal(faccessat(srv.dir_fd, ".t.h:1.dat.part.cpu0", F_OK, 0), -1);
@@ -217,7 +151,7 @@ static void make_session(struct server_ctx *srv, const struct dat_writer_config 
 
 	fd = openat(srv->dir_fd, ASM_PART, O_CREAT | O_TRUNC | O_RDWR, 0644);
 	assert_int_equal(dat_writer_open(fd, cfg, &w, &err), 0);
-	write_metadata(w, ASM_CPUS);
+	test_write_metadata(w, ASM_CPUS);
 	assert_int_equal(dat_writer_metadata_end(w, &err), 0);
 	dat_writer_free(w);
 	assert_int_equal(fstat(fd, &st), 0);

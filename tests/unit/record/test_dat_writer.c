@@ -23,26 +23,10 @@
 #include "ktrace/dat.h"
 #include "ktrace/dat_format.h"
 #include "ktrace/dat_writer.h"
-#include "../ring_headers.h"
+#include "../dat_pages.h"
 #include "record_latency.h"
 
-#define PS 4096
-
-static const char header_page[] = RING_HEADER_PAGE;
-static const char header_event[] = RING_HEADER_EVENT;
-
-/* A page with a valid empty-ish header: timestamp, commit = bytes used, then filler. */
-static void make_page(char *page, int seed)
-{
-	uint64_t ts = 1000 + (uint64_t)seed, commit = 0;
-	int i;
-
-	memset(page, 0, PS);
-	memcpy(page, &ts, 8);
-	memcpy(page + 8, &commit, 8);
-	for (i = 16; i < 64; i++)
-		page[i] = (char)(seed * 7 + i);
-}
+#define PS TEST_PAGE_SIZE
 
 /* A temp file holding `nr` pages, raw or as the recorder's compressed chunks of 2 pages. */
 static int source_file(enum kt_compression comp, int nr, int seed, struct dat_cpu_source *src)
@@ -61,8 +45,8 @@ static int source_file(enum kt_compression comp, int nr, int seed, struct dat_cp
 		char *z = malloc(clen + 8);
 		uint32_t hdr[2];
 
-		make_page(pages, seed + i);
-		make_page(pages + PS, seed + i + 1);
+		test_page_fill(pages, seed + i);
+		test_page_fill(pages + PS, seed + i + 1);
 		if (comp == KT_COMP_NONE) {
 			assert_int_equal(write(fd, pages, (size_t)n * PS), n * PS);
 			src->size += (uint64_t)n * PS;
@@ -79,26 +63,6 @@ static int source_file(enum kt_compression comp, int nr, int seed, struct dat_cp
 		free(z);
 	}
 	return fd;
-}
-
-/* Everything before the CPU data: the six metadata parts and the options. */
-static void write_metadata(struct dat_writer *w)
-{
-	struct dat_blob hp = { header_page, sizeof(header_page) - 1 };
-	struct dat_blob he = { header_event, sizeof(header_event) - 1 };
-	struct dat_blob empty = { "", 0 };
-	struct strbuf err = STRBUF_INIT;
-
-	assert_int_equal(dat_writer_headers(w, &hp, &he, &err), 0);
-	assert_int_equal(dat_writer_ftrace_formats(w, NULL, 0, &err), 0);
-	assert_int_equal(dat_writer_event_formats(w, NULL, 0, &err), 0);
-	assert_int_equal(dat_writer_kallsyms(w, &empty, &err), 0);
-	assert_int_equal(dat_writer_printk(w, &empty, &err), 0);
-	assert_int_equal(dat_writer_cmdlines(w, &empty, &err), 0);
-	assert_int_equal(dat_writer_add_option(w, DAT_OPT_UNAME, "Linux test", 11), 0);
-	assert_int_equal(dat_writer_add_option(w, DAT_OPT_TRACECLOCK, "[local] global\n", 16), 0);
-	assert_int_equal(dat_writer_cpu_count(w, 2), 0);
-	strbuf_release(&err);
 }
 
 static void write_file(const char *path, int version, enum kt_compression comp)
@@ -121,7 +85,7 @@ static void write_file(const char *path, int version, enum kt_compression comp)
 	source_file(comp, 1, 100, &inst[0]);
 	inst[0].cpu = 0;
 	assert_int_equal(dat_writer_open(fd, &cfg, &w, &err), 0);
-	write_metadata(w);
+	test_write_metadata(w, 2);
 	assert_int_equal(dat_writer_buffers(w, bufs, 2, &err), 0);
 	assert_int_equal(dat_writer_finish(w, &err), 0);
 	dat_writer_free(w);
@@ -130,38 +94,6 @@ static void write_file(const char *path, int version, enum kt_compression comp)
 	close(inst[0].fd);
 	close(fd);
 	strbuf_release(&err);
-}
-
-static void expect_pages(struct dat_file *df, int buffer, int cpu_index, int nr, int seed)
-{
-	struct dat_page_stream *ps;
-	struct strbuf err = STRBUF_INIT;
-	char want[PS];
-	const void *page;
-	int i;
-
-	assert_int_equal(dat_page_stream_open(df, buffer, cpu_index, &ps, &err), 0);
-	for (i = 0; i < nr; i++) {
-		assert_int_equal(dat_page_stream_next(ps, &page, &err), 1);
-		make_page(want, seed + i);
-		assert_memory_equal(page, want, PS);
-	}
-	assert_int_equal(dat_page_stream_next(ps, &page, &err), 0);
-	dat_page_stream_close(ps);
-	strbuf_release(&err);
-}
-
-static const struct dat_cpu *find_cpu(const struct dat_buffer *b, int cpu, int *index)
-{
-	int i;
-
-	for (i = 0; i < b->nr_cpus; i++) {
-		if (b->cpus[i].cpu == cpu) {
-			*index = i;
-			return &b->cpus[i];
-		}
-	}
-	return NULL;
 }
 
 static void round_trip(int version, enum kt_compression comp)
@@ -184,12 +116,14 @@ static void round_trip(int version, enum kt_compression comp)
 	b = dat_file_buffer(df, 0);
 	assert_string_equal(b->name, "");
 	assert_string_equal(b->clock, "local");
-	assert_non_null(find_cpu(b, 0, &idx));
-	expect_pages(df, 0, idx, 3, 0);
+	idx = test_cpu_index(b, 0);
+	assert_true(idx >= 0);
+	test_expect_pages(df, 0, idx, 3, 0);
 	b = dat_file_buffer(df, 1);
 	assert_string_equal(b->name, "inst");
-	assert_non_null(find_cpu(b, 0, &idx));
-	expect_pages(df, 1, idx, 1, 100);
+	idx = test_cpu_index(b, 0);
+	assert_true(idx >= 0);
+	test_expect_pages(df, 1, idx, 1, 100);
 	assert_non_null(dat_file_option(df, DAT_OPT_UNAME, 0, &size));
 	dat_file_close(df);
 	unlink(path);
@@ -246,7 +180,7 @@ static void latency_trip(int version, enum kt_compression comp)
 	assert_int_equal(write(tfd, text.buf, text.len), (ssize_t)text.len);
 	close(tfd);
 	assert_int_equal(dat_writer_open(fd, &cfg, &w, &err), 0);
-	write_metadata(w);
+	test_write_metadata(w, 2);
 	if (record_latency_store(w, text_path, "global", &err) || dat_writer_finish(w, &err))
 		fail_msg("%s", strbuf_str(&err));
 	dat_writer_free(w);
@@ -290,7 +224,7 @@ static void test_latency_unreadable(void **state)
 	(void)state;
 	assert_true(fd >= 0);
 	assert_int_equal(dat_writer_open(fd, &cfg, &w, &err), 0);
-	write_metadata(w);
+	test_write_metadata(w, 2);
 	assert_int_equal(record_latency_store(w, "/nonexistent/trace", "local", &err), -ENOENT);
 	assert_non_null(strstr(strbuf_str(&err), "cannot read /nonexistent/trace"));
 	dat_writer_free(w);
