@@ -302,6 +302,15 @@ void report_printer_flush(struct report_printer *p);
 void report_printer_forget_comms(struct report_printer *p);
 void report_printer_free(struct report_printer *p);
 
+/* ------------------------------------------------------------------ profile */
+
+/*
+ * `report --profile` of the file at path (its rows task names when by_comm) written to out, as
+ * ktrace report prints it (ktrace profile's last step): 0, or a negative errno with a message
+ * in err (possibly empty: then the path and strerror say it).
+ */
+int report_profile_file(const char *path, bool by_comm, FILE *out, struct strbuf *err);
+
 /* ------------------------------------------------------------------ plugin options */
 
 /*

@@ -6,7 +6,6 @@
  * accounting, tested once) and a machine too busy for a live reader loses no event to it.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include "ktrace/plan.h"
 #include "ktrace/plan_options.h"
 #include "ktrace/record.h"
+#include "ktrace/report.h"
 #include "ktrace/strbuf.h"
 
 enum profile_option_id {
@@ -103,62 +103,32 @@ static int temp_output(struct plan *plan)
 	return 0;
 }
 
-/* stdout onto the profile's destination for report; the saved stdout in *saved (-1: kept). */
-static int redirect_stdout(const struct profile_args *a, int *saved)
-{
-	int fd;
-
-	*saved = -1;
-	if (!a->output && !a->to_stderr)
-		return 0;
-	fd = a->output ? open(a->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : 2;
-	if (fd < 0) {
-		int ret = -errno;
-
-		fprintf(stderr, "ktrace profile: -o %s: %s\n", a->output, strerror(-ret));
-		return ret;
-	}
-	fflush(stdout);
-	*saved = dup(1);
-	if (*saved < 0 || dup2(fd, 1) < 0) {
-		int ret = -errno;
-
-		if (a->output)
-			close(fd);
-		return ret;
-	}
-	if (a->output)
-		close(fd);
-	return 0;
-}
-
-static void restore_stdout(int saved)
-{
-	if (saved < 0)
-		return;
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-}
-
-/* report --profile of the recording, as its own command would print it */
+/* report --profile of the recording, to -o FILE, standard error or standard output */
 static int print_profile(const struct profile_args *a, const char *path)
 {
-	char *argv[] = { "report", "--profile", "-i", (char *)path, NULL, NULL };
-	int saved, ret;
+	FILE *out = a->to_stderr ? stderr : stdout;
+	struct strbuf err = STRBUF_INIT;
+	int ret;
 
-	if (a->by_comm) {
-		argv[4] = argv[3];
-		argv[3] = argv[2];
-		argv[2] = "--by-comm";
+	if (a->output) {
+		out = fopen(a->output, "we");
+		if (!out) {
+			ret = -errno;
+			fprintf(stderr, "ktrace profile: -o %s: %s\n", a->output, strerror(-ret));
+			return ret;
+		}
 	}
 	/* a reader gone (| head) ends the report with EPIPE, not the process: the file goes */
 	signal(SIGPIPE, SIG_IGN);
-	ret = redirect_stdout(a, &saved);
-	if (ret)
-		return ret;
-	ret = cmd_report(a->by_comm ? 5 : 4, argv);
-	restore_stdout(saved);
+	ret = report_profile_file(path, a->by_comm, out, &err);
+	if (fflush(out) && !ret)
+		ret = -errno;
+	if (a->output && fclose(out) && !ret)
+		ret = -errno;
+	if (ret && ret != -EPIPE)
+		fprintf(stderr, "ktrace profile: %s\n",
+			err.len ? strbuf_str(&err) : strerror(-ret));
+	strbuf_release(&err);
 	return ret;
 }
 

@@ -10,8 +10,10 @@
 
 #include <event-parse.h>
 
+#include "ktrace/dat.h"
 #include "ktrace/report.h"
 #include "profile.h"
+#include "report_file.h"
 #include "report_print.h"
 #include "report_rows.h"
 
@@ -233,4 +235,22 @@ void profile_print_json(const struct profile *p, const struct profile_view *v, F
 	strbuf_addstr(&sb, "\n]}\n");
 	fwrite(sb.buf, 1, sb.len, out);
 	strbuf_release(&sb);
+}
+
+int report_profile_file(const char *path, bool by_comm, FILE *out, struct strbuf *err)
+{
+	struct report_opts o = { .input = path, .profile = true, .by_comm = by_comm };
+	struct report_file rf;
+	int ret;
+
+	ret = report_file_open(&rf, &o, path, 0, 0, err);
+	if (ret)
+		return ret;
+	ret = report_file_setup(&rf, err);
+	if (!ret)
+		ret = report_profile_print(rf.df, &o, out, err);
+	if (!ret)
+		ret = dat_file_kallsyms_error(rf.df, err);
+	report_file_close(&rf);
+	return ret;
 }
