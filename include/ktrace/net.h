@@ -79,6 +79,9 @@ int net_msg_parse(const void *buf, size_t len, struct net_msg *out);
  */
 int net_msg_next_string(const struct net_msg *msg, size_t *pos, const char **str);
 
+/* A decimal number of at most max (a port, a vsock port) in *out: 0, or -EBADMSG. */
+int net_decimal_parse(const char *s, unsigned long max, unsigned int *out);
+
 /* The RINIT ports, one per CPU: 0, or -EBADMSG when the payload does not hold exactly that. */
 int net_rinit_ports(const struct net_msg *msg, unsigned int *ports, unsigned int nr);
 

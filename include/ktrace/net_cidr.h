@@ -18,6 +18,8 @@ struct net_cidr {
 
 /* 0, or -EINVAL for anything but an address with an optional /prefix in range. */
 int net_cidr_parse(const char *s, struct net_cidr *out);
+/* Appends the range s to *list (*nr of them): 0, -ENOMEM, or -EINVAL when s is no range. */
+int net_cidr_list_add(struct net_cidr **list, unsigned int *nr, const char *s);
 /* True when the peer's address lies in the range. */
 bool net_cidr_match(const struct net_cidr *c, const struct sockaddr *peer);
 

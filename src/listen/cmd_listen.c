@@ -65,15 +65,11 @@ static int bad_value(const char *flag, const char *arg, const char *why)
 
 static int add_allow(struct listen_config *cfg, const char *arg)
 {
-	struct net_cidr *n = realloc(cfg->allow, (cfg->nr_allow + 1) * sizeof(*n));
+	int ret = net_cidr_list_add(&cfg->allow, &cfg->nr_allow, arg);
 
-	if (!n)
-		return -ENOMEM;
-	cfg->allow = n;
-	if (net_cidr_parse(arg, &n[cfg->nr_allow]))
+	if (ret == -EINVAL)
 		return bad_value("--allow", arg, "expected ADDRESS[/PREFIX], IPv4 or IPv6");
-	cfg->nr_allow++;
-	return 0;
+	return ret;
 }
 
 static int set_option(void *ctx, int id, const char *arg)

@@ -153,23 +153,6 @@ int net_encode_trace_req(struct strbuf *out, uint32_t flags, uint64_t trace_id, 
 	return ret;
 }
 
-static int parse_port(const char *s, unsigned int *port)
-{
-	unsigned long v = 0;
-
-	if (!*s)
-		return -EBADMSG;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -EBADMSG;
-		v = v * 10 + (unsigned long)(*s - '0');
-		if (v > 0xffffffffUL)
-			return -EBADMSG;
-	}
-	*port = (unsigned int)v;
-	return 0;
-}
-
 int net_trace_resp_parse(const struct net_msg *msg, struct net_trace_resp *out)
 {
 	size_t pos = 0;
@@ -192,7 +175,8 @@ int net_trace_resp_parse(const struct net_msg *msg, struct net_trace_resp *out)
 	if (!out->ports)
 		return -ENOMEM;
 	for (i = 0; i < out->cpus; i++) {
-		if (net_msg_next_string(msg, &pos, &s) <= 0 || parse_port(s, &out->ports[i])) {
+		if (net_msg_next_string(msg, &pos, &s) <= 0 ||
+		    net_decimal_parse(s, 0xffffffffUL, &out->ports[i])) {
 			free(out->ports);
 			out->ports = NULL;
 			return -EBADMSG;

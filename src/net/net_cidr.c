@@ -65,3 +65,16 @@ bool net_cidr_match(const struct net_cidr *c, const struct sockaddr *peer)
 		return prefix_equal(a, c->addr, c->bits);
 	return !memcmp(a, v4_mapped, sizeof(v4_mapped)) && prefix_equal(a + 12, c->addr, c->bits);
 }
+
+int net_cidr_list_add(struct net_cidr **list, unsigned int *nr, const char *s)
+{
+	struct net_cidr *n = realloc(*list, (*nr + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	*list = n;
+	if (net_cidr_parse(s, &n[*nr]))
+		return -EINVAL;
+	(*nr)++;
+	return 0;
+}

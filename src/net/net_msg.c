@@ -110,7 +110,7 @@ int net_msg_next_string(const struct net_msg *msg, size_t *pos, const char **str
 	return 1;
 }
 
-static int parse_port(const char *s, unsigned int *port)
+int net_decimal_parse(const char *s, unsigned long max, unsigned int *out)
 {
 	unsigned long v = 0;
 
@@ -120,12 +120,10 @@ static int parse_port(const char *s, unsigned int *port)
 		if (*s < '0' || *s > '9')
 			return -EBADMSG;
 		v = v * 10 + (unsigned long)(*s - '0');
-		if (v > 65535)
+		if (v > max)
 			return -EBADMSG;
 	}
-	if (!v)
-		return -EBADMSG;
-	*port = v;
+	*out = (unsigned int)v;
 	return 0;
 }
 
@@ -142,7 +140,7 @@ int net_rinit_ports(const struct net_msg *msg, unsigned int *ports, unsigned int
 		ret = net_msg_next_string(msg, &pos, &s);
 		if (ret <= 0)
 			return -EBADMSG;
-		if (parse_port(s, &ports[i]))
+		if (net_decimal_parse(s, 65535, &ports[i]) || !ports[i])
 			return -EBADMSG;
 	}
 	return pos == msg->payload_len ? 0 : -EBADMSG;

@@ -48,7 +48,7 @@ struct agent_config {
 	int proxy_cid;			/* -P, -1 when not a proxy */
 	bool verbose;
 	struct net_cidr *allow;
-	int nr_allow;
+	unsigned int nr_allow;
 };
 
 static int bad_value(const char *flag, const char *arg, const char *why)
@@ -68,8 +68,8 @@ static int parse_uint(const char *s, unsigned long max, unsigned long *out)
 static int set_option(void *ctx, int id, const char *arg)
 {
 	struct agent_config *cfg = ctx;
-	struct net_cidr *n;
 	unsigned long v;
+	int ret;
 
 	switch (id) {
 	case 'p':
@@ -95,14 +95,10 @@ static int set_option(void *ctx, int id, const char *arg)
 	case OPT_NOTIMEOUT:
 		return 0;
 	case OPT_ALLOW:
-		n = realloc(cfg->allow, (size_t)(cfg->nr_allow + 1) * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		cfg->allow = n;
-		if (net_cidr_parse(arg, &n[cfg->nr_allow]))
+		ret = net_cidr_list_add(&cfg->allow, &cfg->nr_allow, arg);
+		if (ret == -EINVAL)
 			return bad_value("--allow", arg, "expected ADDRESS[/PREFIX], IPv4 or IPv6");
-		cfg->nr_allow++;
-		return 0;
+		return ret;
 	}
 	return -EINVAL;
 }
@@ -165,7 +161,7 @@ static bool is_network_host(const char *host, const struct sockaddr_storage *pee
 
 static bool allowed(const struct agent_config *cfg, const struct sockaddr_storage *peer)
 {
-	int i;
+	unsigned int i;
 
 	if (cfg->network && !is_network_host(cfg->network, peer))
 		return false;

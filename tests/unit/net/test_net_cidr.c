@@ -9,6 +9,8 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <stdlib.h>
+
 #include <cmocka.h>
 
 #include "ktrace/net_cidr.h"
@@ -75,6 +77,22 @@ static void test_refused(void **state)
 		assert_int_equal(net_cidr_parse(bad[i], &c), -EINVAL);
 }
 
+/* --allow's list: each range appended in order; a bad one leaves the list as it was */
+static void test_list_add(void **state)
+{
+	struct net_cidr *list = NULL;
+	unsigned int nr = 0;
+
+	assert_int_equal(net_cidr_list_add(&list, &nr, "10.0.0.0/8"), 0);
+	assert_int_equal(net_cidr_list_add(&list, &nr, "fd00::/8"), 0);
+	assert_int_equal(net_cidr_list_add(&list, &nr, "10.0.0.0/33"), -EINVAL);
+	assert_int_equal(nr, 2);
+	assert_int_equal(list[0].family, AF_INET);
+	assert_int_equal(list[0].bits, 8);
+	assert_int_equal(list[1].family, AF_INET6);
+	free(list);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -82,6 +100,7 @@ int main(void)
 		cmocka_unit_test(test_ipv6),
 		cmocka_unit_test(test_mapped),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_list_add),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
