@@ -15,6 +15,7 @@
 #include "ktrace/dat_chunk.h"
 #include "ktrace/dat_copy.h"
 #include "ktrace/dat_format.h"
+#include "ktrace/dat_stage.h"
 #include "ktrace/fdio.h"
 
 /* An empty payload of each metadata option: its count or size fields at zero. */
@@ -147,47 +148,7 @@ static int cpu_count(struct dat_file *df)
 	return cpus;
 }
 
-/* Where one CPU's pages are staged: raw, or in chunks of DAT_CHUNK_PAGES pages. */
-struct stage {
-	struct kt_codec *codec;		/* NULL: raw pages */
-	uint8_t *raw;			/* the pages not yet in the staging file */
-	uint8_t *z;			/* their chunk */
-	size_t raw_len, chunk_cap, bound;
-	struct dat_cpu_source *cs;
-};
-
-/* The pages gathered so far into the staging file: as they are, or as one chunk. */
-static int stage_flush(struct stage *st)
-{
-	size_t zlen = st->raw_len;
-	const void *out = st->raw;
-	int ret = 0;
-
-	if (!st->raw_len)
-		return 0;
-	if (st->codec) {
-		ret = dat_chunk_pack(st->codec, st->raw, st->raw_len, DAT_HOST_BIG_ENDIAN, st->z,
-				     st->bound, &zlen);
-		out = st->z;
-		st->cs->nr_chunks++;
-	}
-	if (!ret)
-		ret = fd_write_all(st->cs->fd, out, zlen);
-	st->cs->size += zlen;
-	st->cs->raw_size += st->raw_len;
-	st->raw_len = 0;
-	return ret;
-}
-
-/* Pages are written DAT_CHUNK_PAGES at a time: one chunk when compressed, else one write. */
-static int stage_page(struct stage *st, const void *page, uint32_t page_size)
-{
-	memcpy(st->raw + st->raw_len, page, page_size);
-	st->raw_len += page_size;
-	return st->raw_len == st->chunk_cap ? stage_flush(st) : 0;
-}
-
-static int stage_cpu(struct dat_file *df, int buffer, int index, struct stage *st,
+static int stage_cpu(struct dat_file *df, int buffer, int index, struct dat_stage *st,
 		     const char *tmp_dir, struct strbuf *err)
 {
 	const struct dat_buffer *b = dat_file_buffer(df, buffer);
@@ -206,12 +167,12 @@ static int stage_cpu(struct dat_file *df, int buffer, int index, struct stage *s
 	if (ret)
 		return ret;
 	while ((ret = dat_page_stream_next(ps, &page, err)) > 0) {
-		ret = stage_page(st, page, b->page_size);
+		ret = dat_stage_page(st, page);
 		if (ret)
 			break;
 	}
 	if (!ret)
-		ret = stage_flush(st);
+		ret = dat_stage_flush(st);
 	dat_page_stream_close(ps);
 	if (ret && !err->len)
 		strbuf_addf(err, "staging cpu %d of buffer \"%s\": %s", st->cs->cpu, b->name,
@@ -224,7 +185,7 @@ static int stage_buffer(struct dat_file *df, int buffer, struct kt_codec *codec,
 {
 	const struct dat_buffer *b = dat_file_buffer(df, buffer);
 	struct dat_cpu_source *cpus;
-	struct stage st = { .codec = codec };
+	struct dat_stage st;
 	int i, ret = 0;
 
 	src->name = b->name;
@@ -237,22 +198,12 @@ static int stage_buffer(struct dat_file *df, int buffer, struct kt_codec *codec,
 	for (i = 0; i < b->nr_cpus; i++)
 		cpus[i].fd = -1;
 	src->nr_cpus = b->nr_cpus;
-	st.chunk_cap = (size_t)DAT_CHUNK_PAGES * b->page_size;
-	st.raw = malloc(st.chunk_cap);
-	if (!st.raw)
-		ret = -ENOMEM;
-	if (codec && !ret) {
-		st.bound = dat_chunk_bound(kt_codec_compression(codec), st.chunk_cap);
-		st.z = malloc(st.bound);
-		if (!st.z)
-			ret = -ENOMEM;
-	}
+	ret = dat_stage_init(&st, codec, b->page_size);
 	for (i = 0; !ret && i < b->nr_cpus; i++) {
 		st.cs = &cpus[i];
 		ret = stage_cpu(df, buffer, i, &st, tmp_dir, err);
 	}
-	free(st.raw);
-	free(st.z);
+	dat_stage_release(&st);
 	return ret;
 }
 

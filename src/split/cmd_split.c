@@ -245,13 +245,8 @@ static int write_piece(struct split_run *run, int fd)
 		return -ENOMEM;
 	}
 	for (i = 0; i < top->nr_cpus; i++) {
-		struct split_pages *sp = run->pages[top->cpus[i].cpu];
-
+		cpus[i] = *split_pages_source(run->pages[top->cpus[i].cpu]);
 		cpus[i].cpu = top->cpus[i].cpu;
-		cpus[i].fd = split_pages_fd(sp);
-		cpus[i].size = split_pages_size(sp);
-		cpus[i].raw_size = split_pages_raw_size(sp);
-		cpus[i].nr_chunks = split_pages_chunks(sp);
 	}
 	buf.cpus = cpus;
 	ret = dat_writer_open(fd, &cfg, &w, &run->err);

@@ -14,6 +14,7 @@
 #include "ktrace/strbuf.h"
 
 struct dat_file;
+struct dat_cpu_source;
 
 /* One event as the reader gave it, copied so that it outlives the reader's next step. */
 struct split_event {
@@ -45,12 +46,10 @@ int split_pages_add(struct split_pages *sp, const struct split_event *ev, bool *
 		    struct strbuf *err);
 /* Would adding ev start a new page? (-p counts pages before it adds one.) */
 bool split_pages_needs_page(const struct split_pages *sp, const struct split_event *ev);
-/* Writes the last page (and chunk). The data is then in split_pages_fd() from offset 0. */
+/* Writes the last page (and chunk). */
 int split_pages_flush(struct split_pages *sp, struct strbuf *err);
-int split_pages_fd(const struct split_pages *sp);
-uint64_t split_pages_size(const struct split_pages *sp);
-uint64_t split_pages_raw_size(const struct split_pages *sp);
-uint32_t split_pages_chunks(const struct split_pages *sp);
+/* After split_pages_flush(): the staged file (from offset 0) and its sizes, for the writer. */
+const struct dat_cpu_source *split_pages_source(const struct split_pages *sp);
 void split_pages_free(struct split_pages *sp);
 
 /* How a piece ends: after a time span from its first event, a count of events or pages. */

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "ktrace/dat_chunk.h"
-#include "ktrace/fdio.h"
+#include "ktrace/dat_stage.h"
 #include "split.h"
 
 #define TYPE_LEN_DATA_MAX	28		/* type_len 1..28: data of 4 * type_len bytes */
@@ -24,19 +24,14 @@
 
 struct split_pages {
 	struct split_pages_config cfg;
-	int fd;
+	struct dat_cpu_source cs;	/* the temp file and what is in it */
+	struct dat_stage stage;		/* whole pages into cs, in chunks when compressed */
 	uint8_t *page;
 	uint32_t used;			/* bytes of the page in use, header included */
 	bool open;
 	uint64_t last_ts;
 	long long missed;		/* of the open page */
-	uint64_t size, raw_size;	/* in the temp file; raw: before compression */
-	uint32_t chunks;
-	struct kt_codec *codec;
-	uint8_t *chunk;			/* pages waiting to be compressed */
-	size_t chunk_len;
-	uint8_t *zbuf;
-	size_t zcap;
+	struct kt_codec *codec;		/* NULL: raw pages */
 };
 
 static uint32_t header_size(const struct split_pages *sp)
@@ -54,7 +49,7 @@ int split_pages_new(const struct split_pages_config *cfg, struct split_pages **o
 	if (!sp)
 		goto fail;
 	sp->cfg = *cfg;
-	sp->fd = -1;
+	sp->cs.fd = -1;
 	sp->page = malloc(cfg->page_size);
 	if (!sp->page)
 		goto fail;
@@ -62,19 +57,18 @@ int split_pages_new(const struct split_pages_config *cfg, struct split_pages **o
 		ret = kt_codec_new(cfg->comp, &sp->codec);
 		if (ret)
 			goto fail;
-		ret = -ENOMEM;
-		sp->zcap = dat_chunk_bound(cfg->comp, (size_t)cfg->page_size * DAT_CHUNK_PAGES);
-		sp->chunk = malloc((size_t)cfg->page_size * DAT_CHUNK_PAGES);
-		sp->zbuf = malloc(sp->zcap);
-		if (!sp->chunk || !sp->zbuf)
-			goto fail;
 	}
+	ret = dat_stage_init(&sp->stage, sp->codec, cfg->page_size);
+	sp->stage.cs = &sp->cs;
+	if (ret)
+		goto fail;
+	ret = -ENOMEM;
 	if (asprintf(&tmpl, "%s/.ktrace-split.XXXXXX", cfg->dir) < 0) {
 		tmpl = NULL;
 		goto fail;
 	}
-	sp->fd = mkstemp(tmpl);
-	if (sp->fd < 0) {
+	sp->cs.fd = mkstemp(tmpl);
+	if (sp->cs.fd < 0) {
 		ret = -errno;
 		strbuf_addf(err, "creating a temp file in %s: %s", cfg->dir, strerror(errno));
 		goto fail_quiet;
@@ -95,25 +89,24 @@ void split_pages_free(struct split_pages *sp)
 {
 	if (!sp)
 		return;
-	if (sp->fd >= 0)
-		close(sp->fd);
+	if (sp->cs.fd >= 0)
+		close(sp->cs.fd);
+	dat_stage_release(&sp->stage);
 	kt_codec_free(sp->codec);
-	free(sp->chunk);
-	free(sp->zbuf);
 	free(sp->page);
 	free(sp);
 }
 
 int split_pages_reset(struct split_pages *sp, struct strbuf *err)
 {
-	if (ftruncate(sp->fd, 0) || lseek(sp->fd, 0, SEEK_SET) < 0) {
+	if (ftruncate(sp->cs.fd, 0) || lseek(sp->cs.fd, 0, SEEK_SET) < 0) {
 		strbuf_addf(err, "emptying a temp file: %s", strerror(errno));
 		return -errno;
 	}
 	sp->open = false;
-	sp->size = sp->raw_size = 0;
-	sp->chunks = 0;
-	sp->chunk_len = 0;
+	sp->cs.size = sp->cs.raw_size = 0;
+	sp->cs.nr_chunks = 0;
+	dat_stage_drop(&sp->stage);
 	return 0;
 }
 
@@ -121,25 +114,6 @@ static int out_err(struct strbuf *err, int ret)
 {
 	strbuf_addf(err, "writing a temp file: %s", strerror(-ret));
 	return ret;
-}
-
-static int flush_chunk(struct split_pages *sp, struct strbuf *err)
-{
-	size_t len;
-	int ret;
-
-	if (!sp->chunk_len)
-		return 0;
-	ret = dat_chunk_pack(sp->codec, sp->chunk, sp->chunk_len, DAT_HOST_BIG_ENDIAN, sp->zbuf,
-			     sp->zcap, &len);
-	if (!ret)
-		ret = fd_write_all(sp->fd, sp->zbuf, len);
-	if (ret)
-		return out_err(err, ret);
-	sp->size += len;
-	sp->chunks++;
-	sp->chunk_len = 0;
-	return 0;
 }
 
 static void put_long(const struct split_pages *sp, uint8_t *p, uint64_t v)
@@ -170,19 +144,8 @@ static int close_page(struct split_pages *sp, struct strbuf *err)
 	}
 	put_long(sp, sp->page + 8, commit);
 	sp->open = false;
-	sp->raw_size += sp->cfg.page_size;
-	if (!sp->codec) {
-		ret = fd_write_all(sp->fd, sp->page, sp->cfg.page_size);
-		if (ret)
-			return out_err(err, ret);
-		sp->size += sp->cfg.page_size;
-		return 0;
-	}
-	memcpy(sp->chunk + sp->chunk_len, sp->page, sp->cfg.page_size);
-	sp->chunk_len += sp->cfg.page_size;
-	if (sp->chunk_len == (size_t)sp->cfg.page_size * DAT_CHUNK_PAGES)
-		return flush_chunk(sp, err);
-	return 0;
+	ret = dat_stage_page(&sp->stage, sp->page);
+	return ret ? out_err(err, ret) : 0;
 }
 
 static uint32_t event_bytes(const struct split_event *ev)
@@ -277,27 +240,13 @@ int split_pages_flush(struct split_pages *sp, struct strbuf *err)
 {
 	int ret = close_page(sp, err);
 
-	if (!ret && sp->codec)
-		ret = flush_chunk(sp, err);
-	return ret;
+	if (ret)
+		return ret;
+	ret = dat_stage_flush(&sp->stage);
+	return ret ? out_err(err, ret) : 0;
 }
 
-int split_pages_fd(const struct split_pages *sp)
+const struct dat_cpu_source *split_pages_source(const struct split_pages *sp)
 {
-	return sp->fd;
-}
-
-uint64_t split_pages_size(const struct split_pages *sp)
-{
-	return sp->size;
-}
-
-uint64_t split_pages_raw_size(const struct split_pages *sp)
-{
-	return sp->raw_size;
-}
-
-uint32_t split_pages_chunks(const struct split_pages *sp)
-{
-	return sp->chunks;
+	return &sp->cs;
 }
