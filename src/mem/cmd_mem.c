@@ -162,7 +162,7 @@ static int run_mem(void *priv, struct strbuf *err)
 	top = top_buffer(df);
 	if (top >= 0 && dat_file_buffer(df, top)->latency) {
 		strbuf_addf(err, "trace-cmd mem does not work with latency traces");
-		ret = -EINVAL;
+		ret = -EMEDIUMTYPE;
 		goto out;
 	}
 	ret = has_records(df, top, err);
@@ -189,11 +189,20 @@ out:
 	return ret;
 }
 
+/* trace-cmd dies with errno 0 there: exit 255 */
+static int fail_status(void *priv, int ret, const struct strbuf *err)
+{
+	(void)priv;
+	(void)err;
+	return ret == -ENODATA || ret == -EMEDIUMTYPE ? 255 : 1;
+}
+
 int cmd_mem(int argc, char **argv)
 {
 	struct report_opts o = { 0 };
 	const struct report_cli cli = {
 		.name = "mem", .help = &mem_help, .o = &o, .priv = &o, .run = run_mem,
+		.fail_status = fail_status,
 	};
 
 	return report_cli_run(&cli, report_cli_parse(&cli, argc, argv));
