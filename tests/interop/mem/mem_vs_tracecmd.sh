@@ -4,9 +4,11 @@
 # every corpus file (kmem.dat has kmalloc/kfree rows, the others print the header alone), on
 # kmem.dat converted by trace-cmd to v6, v7 and v7 zstd, and with the file given bare. A file
 # without records (a piece of kmem.dat before its first event) fails in both with "No records
-# found in file" and 255, as do two -i. usage: mem_vs_tracecmd.sh KTRACE CORPUS
+# found in file" and 255, as do a latency file ("does not work with latency traces") and two
+# -i. usage: mem_vs_tracecmd.sh KTRACE CORPUS ROUNDTRIP_TEST (it writes the latency files)
 KTRACE=$1
 CORPUS=$(realpath "$2")
+RT=$(realpath "$3")
 . "$(dirname "$0")/../lib.sh"
 need_trace_cmd
 
@@ -67,4 +69,13 @@ same_mem empty "$W" -i none.1 && grep -q 'No records found in file' "$W/empty.tc
 	[ ! -s "$W/empty.kt" ] && pass "no records: exit 255, the message" ||
 	fail "no records: $(cat "$W/empty.kt.err")"
 same_mem two "$CORPUS" -i kmem.dat -i sched.dat && pass "two -i: exit 255"
+
+"$RT" "$CORPUS" "$W" > "$W/roundtrip.log" 2>&1 ||
+	fail "no latency files: $(cat "$W/roundtrip.log")"
+for f in latency-v6.dat latency-v7-zstd.dat; do
+	same_mem "$f" "$W" -i "$f" &&
+		grep -q 'does not work with latency traces' "$W/$f.tc.err" &&
+		grep -qx 'ktrace mem: trace-cmd mem does not work with latency traces' "$W/$f.kt.err" &&
+		pass "$f: refused as trace-cmd refuses it" || fail "$f: $(cat "$W/$f.kt.err")"
+done
 finish
