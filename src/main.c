@@ -34,6 +34,8 @@ static const struct kt_command commands[] = {
 	{ "convert", cmd_convert, 0, "rewrite a trace.dat file in another version or compression" },
 	{ "export", cmd_export, 0, "convert a trace.dat file for Perfetto" },
 	{ "hist", cmd_hist, 0, "latency and count histograms of a trace.dat file" },
+	{ "mem", cmd_mem, USAGE_EXIT_255,
+	  "kmalloc/kfree statistics per call site of a trace.dat file" },
 	{ "sql", cmd_sql, 0, "run SQL queries over the events of a trace.dat file" },
 	{ "split", cmd_split, 0, "cut a trace.dat file into smaller files" },
 	{ "setup-guest", cmd_setup_guest, 0, "make the virtio-serial FIFOs of a libvirt guest" },

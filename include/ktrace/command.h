@@ -30,6 +30,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_hist(int argc, char **argv);
+int cmd_mem(int argc, char **argv);
 int cmd_sql(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_start(int argc, char **argv);

@@ -26,7 +26,33 @@ enum {
 	OPT_TLS_CA,
 	OPT_TLS_PSK,
 	OPT_ALLOW,
+	OPT_VERBOSE,
+	OPT_DEBUG,
 };
+
+/*
+ * trace-cmd 3.4's --verbose[=LEVEL]: a number (above 6 is 6) or a name, matched by its start
+ * as trace-cmd matches it ("warnings" is warning); no LEVEL is info.
+ */
+static int parse_level(const char *arg)
+{
+	static const char *const names[] = {
+		"none", "critical", "error", "warning", "info", "debug", "all",
+	};
+	size_t i;
+
+	if (!arg)
+		return 4;
+	if (arg[0] >= '0' && arg[0] <= '9') {
+		long v = strtol(arg, NULL, 10);
+
+		return v > 6 ? 6 : (int)v;
+	}
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strncmp(arg, names[i], strlen(names[i])))
+			return (int)i;
+	return -1;
+}
 
 static int parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
@@ -108,6 +134,19 @@ static int set_option(void *ctx, int id, const char *arg)
 		return 0;
 	case OPT_ALLOW:
 		return add_allow(cfg, arg);
+	case OPT_VERBOSE:
+		cfg->log_level = parse_level(arg);
+		if (cfg->log_level < 0)
+			return bad_value("--verbose", arg, "invalid verbose level (none, critical, "
+					 "error, warning, info, debug, all or 0 to 6)");
+		return 0;
+	case OPT_DEBUG:
+		cfg->debug = true;
+		return 0;
+	case 'V':
+		fprintf(stderr, "ktrace listen: -V (listen on vsock, trace-cmd 3.4) is not "
+			"supported yet: listen on TCP\n");
+		return -EINVAL;
 	}
 	return -EINVAL;
 }
@@ -133,6 +172,11 @@ static const struct kt_option listen_options[] = {
 	       "drop a client silent for SECS before its recording starts (default 30)"),
 	KT_OPT(OPT_ALLOW, "allow", KT_ARG_REQUIRED, "CIDR",
 	       "serve only clients in CIDR (repeatable; IPv4 or IPv6, e.g. 10.0.0.0/8)"),
+	KT_OPT(OPT_VERBOSE, "verbose", KT_ARG_OPTIONAL, "LEVEL",
+	       "trace-cmd's log level (none..all, 0-6; default info): checked, as trace-cmd's"),
+	KT_OPT(OPT_DEBUG, "debug", KT_ARG_NONE, NULL,
+	       "log trace-cmd's debug lines: the listening port, each message sent and received"),
+	KT_OPT('V', NULL, KT_ARG_NONE, NULL, "trace-cmd 3.4's vsock listener: refused (not yet)"),
 	KT_STRING(OPT_TLS_CERT, "tls-cert", "FILE", struct listen_config, tls.cert,
 		  "TLS: the listener's certificate chain (PEM); clients must speak TLS"),
 	KT_STRING(OPT_TLS_KEY, "tls-key", "FILE", struct listen_config, tls.key,
@@ -147,6 +191,7 @@ static const struct kt_option listen_options[] = {
 static const struct kt_command_help listen_help = {
 	.name = "listen",
 	.usage = "-p PORT [-d DIR] [-o BASE] [-D] [-l LOGFILE] [--bind ADDR] [--allow CIDR] "
+		 "[--verbose[=LEVEL]] [--debug] "
 		 "[--tls-cert FILE --tls-key FILE [--tls-ca FILE] | --tls-psk FILE]",
 	.summary = "receive traces from remote 'record -N' clients",
 	.options = listen_options,
@@ -173,7 +218,7 @@ int cmd_listen(int argc, char **argv)
 {
 	struct listen_config cfg = {
 		.dir = ".", .base = "trace", .max_clients = 64, .max_msg = NET_MSG_MAX_LEN,
-		.max_file = 8ULL << 30, .timeout_ms = 30000, .drain_ms = 5000,
+		.max_file = 8ULL << 30, .timeout_ms = 30000, .drain_ms = 5000, .log_level = 4,
 	};
 	struct listen_log log = { .fp = stderr };
 	int dir_fd, ret = parse_args(&cfg, argc, argv);

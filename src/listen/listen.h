@@ -7,6 +7,7 @@
  * recovery. The file itself is completed by src/dat (dat_append.h).
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <poll.h>
@@ -33,6 +34,8 @@ struct listen_config {
 	struct net_tls_opts tls;	/* --tls-*: every TCP connection is TLS */
 	struct net_cidr *allow;		/* --allow: clients outside every range are refused */
 	unsigned int nr_allow;
+	bool debug;			/* --debug: trace-cmd's debug lines (port, messages) */
+	int log_level;			/* --verbose: trace-cmd's level, 0 (none) to 6 (all) */
 };
 
 struct listen_log {

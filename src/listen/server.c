@@ -92,7 +92,7 @@ static int open_listener(const struct listen_config *cfg, struct listen_log *log
 	return fd < 0 ? (ret ? ret : -EADDRNOTAVAIL) : fd;
 }
 
-static void log_bound(int fd, struct listen_log *log)
+static void log_bound(const struct listen_config *cfg, int fd, struct listen_log *log)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
@@ -104,6 +104,8 @@ static void log_bound(int fd, struct listen_log *log)
 		return;
 	/* After daemon(): the pid is the one to signal. */
 	listen_logf(log, "listening on %s port %s (pid %d)", host, serv, (int)getpid());
+	if (cfg->debug)
+		listen_logf(log, "Create listen port: %s fd:%d", serv, fd);
 }
 
 static int open_signals(void)
@@ -321,7 +323,7 @@ int listen_server_run(const struct listen_config *cfg, int dir_fd, struct listen
 	if (!ret && cfg->daemonize && daemon(1, 0))
 		ret = -errno;
 	if (!ret) {
-		log_bound(srv.lfd, log);
+		log_bound(cfg, srv.lfd, log);
 		if (srv.ctx.tls)
 			listen_logf(log, "clients must speak TLS%s", cfg->tls.psk ?
 				    " with the pre-shared key" : cfg->tls.ca ?

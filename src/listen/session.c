@@ -305,6 +305,9 @@ static int on_tinit(struct session *s, const struct net_msg *m)
 		ports[i] = s->ch[i].port;
 	if (!ret)
 		ret = net_encode_rinit(&reply, ports, s->cpus);
+	if (!ret && s->srv->cfg->debug)
+		listen_logf(s->srv->log, "%s: msg send: %d (%s) [%zu]", s->name, NET_RINIT,
+			    net_cmd_name(NET_RINIT), reply.len);
 	if (!ret)
 		ret = send_all(s, reply.buf, reply.len);
 	free(ports);
@@ -404,6 +407,9 @@ static void process_messages(struct session *s)
 			fail(s, "malformed message", strerror(-n));
 			return;
 		}
+		if (s->srv->cfg->debug)
+			listen_logf(s->srv->log, "%s: msg received: %d (%s) [%u]", s->name,
+				    (int)m.cmd, net_cmd_name(m.cmd), m.size);
 		if (on_message(s, &m))
 			return;
 		consume(s, (size_t)n);
