@@ -77,9 +77,20 @@ enum report_format {
 	REPORT_FORMAT_CSV,
 };
 
+/*
+ * --layout (or KTRACE_LAYOUT): which trace-cmd's text the event lines copy. 3.1.6 (Debian 12's,
+ * the default) or 3.4: a latency column on every line, -R's "-0x<flags>" after the CPU, -R's
+ * function pointers with their address, sched_switch's states from the kernel's own table.
+ */
+enum report_layout_version {
+	REPORT_LAYOUT_316,
+	REPORT_LAYOUT_34,
+};
+
 struct report_opts {
 	const char *input;
 	enum report_format format;
+	enum report_layout_version layout;	/* --layout, KTRACE_LAYOUT */
 	const char *fields;	/* --fields: the CSV columns or JSON members, comma-separated */
 	bool latency;		/* -l */
 	bool nsec;		/* -t */

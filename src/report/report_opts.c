@@ -21,7 +21,7 @@ enum {
 	OPT_CPUS = REPORT_OPT_FIRST_FREE, OPT_EVENTS, OPT_EVENT, OPT_FIRST, OPT_LAST, OPT_KALLSYMS,
 	OPT_CHECK_EVENTS, OPT_NODATE, OPT_STAT, OPT_BOUNDARY, OPT_DEBUG,
 	OPT_PROFILE, OPT_UNAME, OPT_VERSION, OPT_BYCOMM, OPT_TSOFFSET, OPT_TS2SECS, OPT_TSDIFF,
-	OPT_TSCHECK, OPT_RAW_TS, OPT_ALIGN_TS, OPT_VERBOSE, OPT_FORMAT, OPT_FIELDS,
+	OPT_TSCHECK, OPT_RAW_TS, OPT_ALIGN_TS, OPT_VERBOSE, OPT_FORMAT, OPT_FIELDS, OPT_LAYOUT,
 };
 
 static const struct kt_option report_options[] = {
@@ -29,6 +29,8 @@ static const struct kt_option report_options[] = {
 	       "read FILE (default trace.dat; also a bare FILE); repeat to merge several files"),
 	KT_OPT(OPT_FORMAT, "format", KT_ARG_REQUIRED, "FMT",
 	       "text (default), json (one object per line), csv"),
+	KT_OPT(OPT_LAYOUT, "layout", KT_ARG_REQUIRED, "VERSION",
+	       "print as trace-cmd 3.1 (3.1.6, default) or 3.4 does; default $KTRACE_LAYOUT"),
 	KT_OPT(OPT_FIELDS, "fields", KT_ARG_REQUIRED, "LIST",
 	       "csv columns or json members, e.g. ts,cpu,comm,pid,event,prev_pid"),
 	KT_OPT('l', NULL, KT_ARG_NONE, NULL,
@@ -233,6 +235,18 @@ static int set_format(struct report_opts *o, const char *arg)
 	return 0;
 }
 
+/* "3.1", "3.1.6" or "3.4"; `from` names where the value came from in the message. */
+static int set_layout(struct report_opts *o, const char *arg, const char *from)
+{
+	if (!strcmp(arg, "3.1") || !strcmp(arg, "3.1.6"))
+		o->layout = REPORT_LAYOUT_316;
+	else if (!strcmp(arg, "3.4"))
+		o->layout = REPORT_LAYOUT_34;
+	else
+		return kt_option_error("report", from, arg, "is not a layout (3.1, 3.4)");
+	return 0;
+}
+
 /*
  * What ktrace cannot print as trace-cmd does for several files (trace-cmd refuses -w itself;
  * ktrace's JSON/CSV rows have no per-file form). --profile prints a table per file.
@@ -392,6 +406,7 @@ static int one_option(void *priv, int c, const char *arg)
 	case OPT_KALLSYMS: o->kallsyms = arg; return 0;
 	case OPT_FORMAT: return set_format(o, arg);
 	case OPT_FIELDS: o->fields = arg; return 0;
+	case OPT_LAYOUT: return set_layout(o, arg, "--layout");
 	case OPT_TSOFFSET: return set_ts_offset(o, arg);
 	case OPT_TS2SECS: return set_ts2secs(o, arg);
 	case OPT_EVENTS: o->print_all_events = true; return 0;
@@ -409,7 +424,12 @@ int report_opts_parse(struct report_opts *o, int argc, char **argv)
 		.file_ends_args = true, .multi_input = true,
 	};
 
+	const char *layout = getenv("KTRACE_LAYOUT");
+
 	memset(o, 0, sizeof(*o));
+	/* the variable first, so that --layout overrides it */
+	if (layout && *layout && set_layout(o, layout, "KTRACE_LAYOUT"))
+		return -EINVAL;
 	return report_cli_parse(&cli, argc, argv);
 }
 
