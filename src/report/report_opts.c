@@ -29,8 +29,8 @@ static const struct kt_option report_options[] = {
 	       "read FILE (default trace.dat; also a bare FILE); repeat to merge several files"),
 	KT_OPT(OPT_FORMAT, "format", KT_ARG_REQUIRED, "FMT",
 	       "text (default), json (one object per line), csv"),
-	KT_OPT(OPT_LAYOUT, "layout", KT_ARG_REQUIRED, "VERSION",
-	       "print as trace-cmd 3.1 (3.1.6, default) or 3.4 does; default $KTRACE_LAYOUT"),
+	KT_OPT(OPT_LAYOUT, "layout", KT_ARG_REQUIRED, "LAYOUT",
+	       "print as trace-cmd 3.1(.6) or 3.4 does (default $KTRACE_LAYOUT, else 3.1)"),
 	KT_OPT(OPT_FIELDS, "fields", KT_ARG_REQUIRED, "LIST",
 	       "csv columns or json members, e.g. ts,cpu,comm,pid,event,prev_pid"),
 	KT_OPT('l', NULL, KT_ARG_NONE, NULL,
@@ -429,7 +429,7 @@ int report_opts_parse(struct report_opts *o, int argc, char **argv)
 	memset(o, 0, sizeof(*o));
 	/* the variable first, so that --layout overrides it */
 	if (layout && *layout && set_layout(o, layout, "KTRACE_LAYOUT"))
-		return -EINVAL;
+		return kt_result_of(-EINVAL);
 	return report_cli_parse(&cli, argc, argv);
 }
 

@@ -137,6 +137,41 @@ static void test_format(void **state)
 }
 
 /* Several -i: as trace-cmd, -F, --ts-offset and --ts2secs belong to the last -i before them. */
+/* --layout, and KTRACE_LAYOUT where it is not given */
+static void test_layout(void **state)
+{
+	struct report_opts o;
+
+	(void)state;
+	unsetenv("KTRACE_LAYOUT");
+	assert_int_equal(PARSE(&o, "-i", "t.dat"), 0);
+	assert_int_equal(o.layout, REPORT_LAYOUT_316);
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "--layout", "3.4"), 0);
+	assert_int_equal(o.layout, REPORT_LAYOUT_34);
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "--layout=3.1.6"), 0);
+	assert_int_equal(o.layout, REPORT_LAYOUT_316);
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "--layout", "3.5"), KT_ERR_USAGE);
+	report_opts_release(&o);
+	setenv("KTRACE_LAYOUT", "3.4", 1);
+	assert_int_equal(PARSE(&o, "-i", "t.dat"), 0);
+	assert_int_equal(o.layout, REPORT_LAYOUT_34);
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "--layout", "3.1"), 0);
+	assert_int_equal(o.layout, REPORT_LAYOUT_316);
+	report_opts_release(&o);
+	setenv("KTRACE_LAYOUT", "new", 1);
+	assert_int_equal(PARSE(&o, "-i", "t.dat"), KT_ERR_USAGE);
+	report_opts_release(&o);
+	setenv("KTRACE_LAYOUT", "", 1);
+	assert_int_equal(PARSE(&o, "-i", "t.dat"), 0);
+	assert_int_equal(o.layout, REPORT_LAYOUT_316);
+	report_opts_release(&o);
+	unsetenv("KTRACE_LAYOUT");
+}
+
 static void test_several_inputs(void **state)
 {
 	struct report_opts o;
@@ -214,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_several_inputs),
 		cmocka_unit_test(test_several_inputs_refused),
 	};
