@@ -127,6 +127,11 @@ struct report_opts {
 
 	struct report_filter_arg *filters;
 	int nr_filters;
+	/*
+	 * -F given before the first input (trace-cmd 3.4's global filters): with --layout 3.4
+	 * the first file's filters are also every other file's, before their own.
+	 */
+	bool filters_every_file;
 	const char *filter_flag;	/* the flag that gave them, in messages: NULL is "-F" */
 	char **pids;			/* --pid, comma lists split (strv.h) */
 	char **comms;			/* --comm (strv.h) */

@@ -267,10 +267,37 @@ static int check_multi(const struct report_opts *o)
 	return -EINVAL;
 }
 
+/*
+ * trace-cmd 3.4: the global filters (the first file's list, when -F came before it) filter
+ * every file, before the file's own.
+ */
+static int share_filters(struct report_opts *o)
+{
+	struct report_filter_arg *list;
+	int i, n;
+
+	if (o->layout != REPORT_LAYOUT_34 || !o->filters_every_file)
+		return 0;
+	for (i = 0; i < o->nr_more_inputs; i++) {
+		struct report_input *in = &o->more_inputs[i];
+
+		n = o->nr_filters + in->nr_filters;
+		list = malloc((size_t)n * sizeof(*list));
+		if (!list)
+			return -ENOMEM;
+		memcpy(list, o->filters, (size_t)o->nr_filters * sizeof(*list));
+		memcpy(list + o->nr_filters, in->filters, (size_t)in->nr_filters * sizeof(*list));
+		free(in->filters);
+		in->filters = list;
+		in->nr_filters = n;
+	}
+	return 0;
+}
+
 /* Combinations that cannot mean anything, refused once every option is known. */
 static int check_format(void *priv)
 {
-	const struct report_opts *o = priv;
+	struct report_opts *o = priv;
 	const char *why = NULL;
 
 	if (o->fields && o->format == REPORT_FORMAT_TEXT)
@@ -280,7 +307,7 @@ static int check_format(void *priv)
 	else if (o->by_comm && !o->profile)
 		why = "--by-comm is a --profile option: add --profile";
 	if (!why)
-		return check_multi(o);
+		return check_multi(o) ?: share_filters(o);
 	fprintf(stderr, "ktrace report: %s\n", why);
 	return -EINVAL;
 }
