@@ -37,8 +37,8 @@
  *   merge.c, cursor.c the per-CPU merge of records (ktrace/merge.h, ktrace/cursor.h)
  *   cmd_dump.c, dump_*.c  `ktrace dump` (dump.h)
  *
- * The output must be byte-identical to `trace-cmd report` 3.1.6, so each piece documents which
- * trace-cmd behaviour it reproduces.
+ * The output must be byte-identical to `trace-cmd report` 3.1.6 (or to 3.4's with --layout 3.4),
+ * so each piece documents which trace-cmd behaviour it reproduces.
  */
 #include <stdbool.h>
 #include <stdint.h>
