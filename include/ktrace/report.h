@@ -37,8 +37,8 @@
  *   merge.c, cursor.c the per-CPU merge of records (ktrace/merge.h, ktrace/cursor.h)
  *   cmd_dump.c, dump_*.c  `ktrace dump` (dump.h)
  *
- * The output must be byte-identical to `trace-cmd report` 3.1.6, so each piece documents which
- * trace-cmd behaviour it reproduces.
+ * The output must be byte-identical to `trace-cmd report` 3.1.6 (or to 3.4's with --layout 3.4),
+ * so each piece documents which trace-cmd behaviour it reproduces.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -77,9 +77,20 @@ enum report_format {
 	REPORT_FORMAT_CSV,
 };
 
+/*
+ * --layout (or KTRACE_LAYOUT): which trace-cmd's text the event lines copy. 3.1.6 (Debian 12's,
+ * the default) or 3.4: a latency column on every line, -R's "-0x<flags>" after the CPU, -R's
+ * function pointers with their address, sched_switch's states from the kernel's own table.
+ */
+enum report_layout_version {
+	REPORT_LAYOUT_316,
+	REPORT_LAYOUT_34,
+};
+
 struct report_opts {
 	const char *input;
 	enum report_format format;
+	enum report_layout_version layout;	/* --layout, KTRACE_LAYOUT */
 	const char *fields;	/* --fields: the CSV columns or JSON members, comma-separated */
 	bool latency;		/* -l */
 	bool nsec;		/* -t */
@@ -116,6 +127,11 @@ struct report_opts {
 
 	struct report_filter_arg *filters;
 	int nr_filters;
+	/*
+	 * -F given before the first input (trace-cmd 3.4's global filters): with --layout 3.4
+	 * the first file's filters are also every other file's, before their own.
+	 */
+	bool filters_every_file;
 	const char *filter_flag;	/* the flag that gave them, in messages: NULL is "-F" */
 	char **pids;			/* --pid, comma lists split (strv.h) */
 	char **comms;			/* --comm (strv.h) */

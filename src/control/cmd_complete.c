@@ -7,7 +7,8 @@
  *   ktrace __complete commands          the commands, help and version included
  *   ktrace __complete options CMD       CMD's option table (KT_COMPLETION_FLAG's lines)
  *   ktrace __complete values ARG_NAME   what an option's argument may be: TRACER, EVENT,
- *                                       OPTION, CLOCK, INSTANCE; nothing for other names
+ *                                       OPTION, CLOCK, INSTANCE, LAYOUT; nothing for other
+ *                                       names
  *
  * A completion never complains: what cannot be read (no tracefs, not root) gives no candidate,
  * and the exit status is 0 but for a malformed call (2).
@@ -91,6 +92,12 @@ static void print_instances(void)
 		print_strv(names);
 }
 
+/* report --layout: the trace-cmd versions whose text it copies */
+static void print_layouts(void)
+{
+	printf("3.1\n3.4\n");
+}
+
 /* What the argument of an option is, by the name its table gives it ("-p TRACER"). */
 static const struct {
 	const char *arg_name;
@@ -101,6 +108,7 @@ static const struct {
 	{ "OPTION", print_options },
 	{ "CLOCK", print_clocks },
 	{ "INSTANCE", print_instances },
+	{ "LAYOUT", print_layouts },
 };
 
 static int print_values(const char *arg_name)

@@ -32,6 +32,7 @@ enum {
 	CFMT_LEFT = 1,		/* '-' */
 	CFMT_ZERO = 2,		/* '0' */
 	CFMT_ALT = 4,		/* '#' */
+	CFMT_ADDR = 8,		/* CFMT_FUNC: " (0xADDR)" after the name (libtraceevent 1.8's -R) */
 };
 
 struct cfmt_op {
@@ -62,6 +63,7 @@ struct cfmt_event {
 struct cfmt_compiler {
 	const struct tep_event *event;
 	int long_size;
+	bool func_addr;		/* CFMT_FUNC ops get CFMT_ADDR */
 	struct cfmt_op *ops;
 	int nr_ops, alloc_ops;
 	struct strbuf text;
@@ -88,8 +90,12 @@ void cfmt_compiler_release(struct cfmt_compiler *c);
  * equivalent (libtraceevent prints that event), -ENOMEM.
  */
 int cfmt_compile(const struct tep_event *event, int long_size, struct cfmt_event **out);
-/* The same for the fields tep_print_fields() prints (-R, -r): report_cfmt_raw.c */
-int cfmt_compile_raw(struct tep_event *event, int long_size, struct cfmt_event **out);
+/*
+ * The same for the fields tep_print_fields() prints (-R, -r): report_cfmt_raw.c. func_addr:
+ * function pointers as libtraceevent 1.8 prints them raw (CFMT_ADDR).
+ */
+int cfmt_compile_raw(struct tep_event *event, int long_size, bool func_addr,
+		     struct cfmt_event **out);
 void cfmt_event_free(struct cfmt_event *ce);
 /* Appends the event's text; false (sb as it was) when libtraceevent must print this record. */
 bool cfmt_run(const struct cfmt_event *ce, struct strbuf *sb, const void *data, int size);

@@ -285,6 +285,8 @@ static int compile_pointer(struct cfmt_compiler *c, const struct piece *p)
 	ret = cfmt_compile_num(c, p->arg, op);
 	op->kind = func ? CFMT_FUNC : CFMT_PTR;
 	op->conv = kind == 'S' || kind == 'F' ? 'S' : 's';
+	if (func && c->func_addr)
+		op->flags |= CFMT_ADDR;
 	return ret;
 }
 
@@ -329,9 +331,11 @@ static int compile_field(struct cfmt_compiler *c, const struct pieces *ps, int *
 	return compile_piece(c, &ps->p[i]);
 }
 
-int cfmt_compile_raw(struct tep_event *event, int long_size, struct cfmt_event **out)
+int cfmt_compile_raw(struct tep_event *event, int long_size, bool func_addr,
+		     struct cfmt_event **out)
 {
-	struct cfmt_compiler c = { .event = event, .long_size = long_size, .text = STRBUF_INIT };
+	struct cfmt_compiler c = { .event = event, .long_size = long_size, .func_addr = func_addr,
+				   .text = STRBUF_INIT };
 	struct pieces ps = { 0 };
 	struct tep_format_field *field;
 	int next, ret;

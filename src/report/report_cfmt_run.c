@@ -32,6 +32,7 @@ struct report_cfmt {
 	struct tep_handle *tep;
 	bool native;		/* the file's byte order is the host's */
 	int long_size;
+	bool func_addr;		/* report_cfmt_set_func_addr() */
 	/* common_type and common_pid, the same in every event: read without libtraceevent */
 	unsigned int type_offset, type_size, pid_offset, pid_size;
 	struct cfmt_slot *slots;
@@ -310,20 +311,29 @@ static int run_func(const struct cfmt_ev_ctx *x, const struct cfmt_op *op, char 
 
 	x->sb->len = (size_t)(*o - x->sb->buf);
 	if (!tep_find_function_info(x->tep, v, &name, &start, NULL)) {
-		if (strbuf_grow(x->sb, 24 + x->room))
-			return -ENOMEM;
-		*o = put_hex(x->sb->buf + x->sb->len, v);
-		return 0;
+		name = NULL;
+		len = 0;
+	} else {
+		len = strlen(name);
 	}
-	len = strlen(name);
-	if (strbuf_grow(x->sb, len + 24 + x->room))
+	if (strbuf_grow(x->sb, len + 56 + x->room))
 		return -ENOMEM;
 	w = x->sb->buf + x->sb->len;
-	memcpy(w, name, len);
-	w += len;
-	if (op->conv == 'S') {
-		*w++ = '+';
-		w = put_hex(w, v - start);
+	if (name) {
+		memcpy(w, name, len);
+		w += len;
+		if (op->conv == 'S') {
+			*w++ = '+';
+			w = put_hex(w, v - start);
+		}
+	}
+	if (op->flags & CFMT_ADDR) {
+		/* libtraceevent 1.8's raw print: the address after the name, or alone */
+		memcpy(w, " (", 2);
+		w = put_hex(w + 2, v);
+		*w++ = ')';
+	} else if (!name) {
+		w = put_hex(w, v);
 	}
 	*o = w;
 	return 0;
@@ -410,6 +420,11 @@ int report_cfmt_new(struct tep_handle *tep, struct report_cfmt **out)
 	common_field(rc, "common_pid", &rc->pid_offset, &rc->pid_size);
 	*out = rc;
 	return 0;
+}
+
+void report_cfmt_set_func_addr(struct report_cfmt *rc)
+{
+	rc->func_addr = true;
 }
 
 void report_cfmt_free(struct report_cfmt *rc)
@@ -513,7 +528,7 @@ bool report_cfmt_print(struct report_cfmt *rc, struct strbuf *sb, struct tep_rec
 	if (!(s->state & tried)) {
 		/* -ENOTSUP or -ENOMEM alike: libtraceevent prints this event */
 		if (raw)
-			cfmt_compile_raw(event, rc->long_size, ce);
+			cfmt_compile_raw(event, rc->long_size, rc->func_addr, ce);
 		else
 			cfmt_compile(event, rc->long_size, ce);
 		s->state |= tried;

@@ -33,6 +33,11 @@ static int set_input(const struct report_cli *cli, const char *file, bool bare)
 
 	if (!o->input) {
 		o->input = file;
+		/*
+		 * trace-cmd 3.4 keeps the -F given so far as global filters, and the first file's
+		 * list is that global one: what follows is added to it.
+		 */
+		o->filters_every_file = o->nr_filters > 0;
 		return 0;
 	}
 	if (cli->multi_input && !bare)
@@ -76,6 +81,10 @@ int report_cli_parse(const struct report_cli *cli, int argc, char **argv)
 	help.option = one_option;
 	while (!(ret = kt_parse_options(&help, argc, argv, &p, &idx)) && idx < argc) {
 		ret = kt_result_of(set_input(cli, argv[idx], true));
+		/* trace-cmd 3.4 reads every word after the first bare FILE as one more file */
+		while (!ret && cli->multi_input && cli->o->layout == REPORT_LAYOUT_34 &&
+		       ++idx < argc)
+			ret = kt_result_of(add_input(cli->o, argv[idx]));
 		if (ret || cli->file_ends_args)
 			break;
 		/* the parser takes argv[0] as the command name: the FILE just taken */

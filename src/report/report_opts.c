@@ -21,7 +21,7 @@ enum {
 	OPT_CPUS = REPORT_OPT_FIRST_FREE, OPT_EVENTS, OPT_EVENT, OPT_FIRST, OPT_LAST, OPT_KALLSYMS,
 	OPT_CHECK_EVENTS, OPT_NODATE, OPT_STAT, OPT_BOUNDARY, OPT_DEBUG,
 	OPT_PROFILE, OPT_UNAME, OPT_VERSION, OPT_BYCOMM, OPT_TSOFFSET, OPT_TS2SECS, OPT_TSDIFF,
-	OPT_TSCHECK, OPT_RAW_TS, OPT_ALIGN_TS, OPT_VERBOSE, OPT_FORMAT, OPT_FIELDS,
+	OPT_TSCHECK, OPT_RAW_TS, OPT_ALIGN_TS, OPT_VERBOSE, OPT_FORMAT, OPT_FIELDS, OPT_LAYOUT,
 };
 
 static const struct kt_option report_options[] = {
@@ -29,6 +29,8 @@ static const struct kt_option report_options[] = {
 	       "read FILE (default trace.dat; also a bare FILE); repeat to merge several files"),
 	KT_OPT(OPT_FORMAT, "format", KT_ARG_REQUIRED, "FMT",
 	       "text (default), json (one object per line), csv"),
+	KT_OPT(OPT_LAYOUT, "layout", KT_ARG_REQUIRED, "LAYOUT",
+	       "print as trace-cmd 3.1(.6) or 3.4 does (default $KTRACE_LAYOUT, else 3.1)"),
 	KT_OPT(OPT_FIELDS, "fields", KT_ARG_REQUIRED, "LIST",
 	       "csv columns or json members, e.g. ts,cpu,comm,pid,event,prev_pid"),
 	KT_OPT('l', NULL, KT_ARG_NONE, NULL,
@@ -233,6 +235,18 @@ static int set_format(struct report_opts *o, const char *arg)
 	return 0;
 }
 
+/* "3.1", "3.1.6" or "3.4"; `from` names where the value came from in the message. */
+static int set_layout(struct report_opts *o, const char *arg, const char *from)
+{
+	if (!strcmp(arg, "3.1") || !strcmp(arg, "3.1.6"))
+		o->layout = REPORT_LAYOUT_316;
+	else if (!strcmp(arg, "3.4"))
+		o->layout = REPORT_LAYOUT_34;
+	else
+		return kt_option_error("report", from, arg, "is not a layout (3.1, 3.4)");
+	return 0;
+}
+
 /*
  * What ktrace cannot print as trace-cmd does for several files (trace-cmd refuses -w itself;
  * ktrace's JSON/CSV rows have no per-file form). --profile prints a table per file.
@@ -253,10 +267,37 @@ static int check_multi(const struct report_opts *o)
 	return -EINVAL;
 }
 
+/*
+ * trace-cmd 3.4: the global filters (the first file's list, when -F came before it) filter
+ * every file, before the file's own.
+ */
+static int share_filters(struct report_opts *o)
+{
+	struct report_filter_arg *list;
+	int i, n;
+
+	if (o->layout != REPORT_LAYOUT_34 || !o->filters_every_file)
+		return 0;
+	for (i = 0; i < o->nr_more_inputs; i++) {
+		struct report_input *in = &o->more_inputs[i];
+
+		n = o->nr_filters + in->nr_filters;
+		list = malloc((size_t)n * sizeof(*list));
+		if (!list)
+			return -ENOMEM;
+		memcpy(list, o->filters, (size_t)o->nr_filters * sizeof(*list));
+		memcpy(list + o->nr_filters, in->filters, (size_t)in->nr_filters * sizeof(*list));
+		free(in->filters);
+		in->filters = list;
+		in->nr_filters = n;
+	}
+	return 0;
+}
+
 /* Combinations that cannot mean anything, refused once every option is known. */
 static int check_format(void *priv)
 {
-	const struct report_opts *o = priv;
+	struct report_opts *o = priv;
 	const char *why = NULL;
 
 	if (o->fields && o->format == REPORT_FORMAT_TEXT)
@@ -266,7 +307,7 @@ static int check_format(void *priv)
 	else if (o->by_comm && !o->profile)
 		why = "--by-comm is a --profile option: add --profile";
 	if (!why)
-		return check_multi(o);
+		return check_multi(o) ?: share_filters(o);
 	fprintf(stderr, "ktrace report: %s\n", why);
 	return -EINVAL;
 }
@@ -392,6 +433,7 @@ static int one_option(void *priv, int c, const char *arg)
 	case OPT_KALLSYMS: o->kallsyms = arg; return 0;
 	case OPT_FORMAT: return set_format(o, arg);
 	case OPT_FIELDS: o->fields = arg; return 0;
+	case OPT_LAYOUT: return set_layout(o, arg, "--layout");
 	case OPT_TSOFFSET: return set_ts_offset(o, arg);
 	case OPT_TS2SECS: return set_ts2secs(o, arg);
 	case OPT_EVENTS: o->print_all_events = true; return 0;
@@ -409,7 +451,12 @@ int report_opts_parse(struct report_opts *o, int argc, char **argv)
 		.file_ends_args = true, .multi_input = true,
 	};
 
+	const char *layout = getenv("KTRACE_LAYOUT");
+
 	memset(o, 0, sizeof(*o));
+	/* the variable first, so that --layout overrides it */
+	if (layout && *layout && set_layout(o, layout, "KTRACE_LAYOUT"))
+		return kt_result_of(-EINVAL);
 	return report_cli_parse(&cli, argc, argv);
 }
 

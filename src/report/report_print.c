@@ -4,6 +4,10 @@
  *
  *   [instance prefix][CPU:N [N EVENTS DROPPED]\n]COMM-PID [CPU] TIME: NAME: PADDING INFO
  *
+ * or, with --layout 3.4, as trace-cmd 3.4 does: the latency flags after [CPU] on every line
+ * (" d..2."; "-0x<flags>" with -R), -R's function pointers with their address, and the
+ * sched_switch states of the kernel's table (libtraceevent 1.8's printing, done here).
+ *
  * The line is built in one strbuf that lives as long as the printer (no allocation per
  * event), then written with one fwrite into a fully buffered stdout. libtraceevent's output
  * (event text it formats) goes through a scratch trace_seq, also reused.
@@ -125,6 +129,8 @@ static int printer_create(struct tep_handle *tep, struct dat_file *df,
 	ret = report_cfmt_new(p->tep, &p->cfmt);
 	if (ret)
 		goto fail;
+	if (o->layout == REPORT_LAYOUT_34)
+		report_cfmt_set_func_addr(p->cfmt);
 	if (!o->no_plugins && !o->no_sys_plugins && conf->stream) {
 		struct report_lookahead la = { peek_cb, consume_cb, conf->stream };
 
@@ -139,6 +145,8 @@ static int printer_create(struct tep_handle *tep, struct dat_file *df,
 		ret = report_sched_new(p->tep, &p->sched);
 		if (ret)
 			goto fail;
+		if (o->layout == REPORT_LAYOUT_34)
+			report_sched_use_kernel_states(p->sched);
 	}
 	if (!o->no_plugins && !o->nr_plugin_options) {
 		ret = report_function_new(p->tep, p->clock.unit, &p->function);
@@ -374,11 +382,13 @@ static void put_line(struct report_printer *p, struct tep_record *r, struct tep_
 		put_task(p, r);
 	else
 		strbuf_addstr(&p->line, "[UNKNOWN EVENT]");
-	if (p->o->latency) {
+	if (p->o->latency || p->o->layout == REPORT_LAYOUT_34) {
+		/* 3.4 prints the column on every line, after a blank when not in -l's layout */
 		if (p->o->raw)
 			strbuf_addf(&p->line, "-0x%x", tep_data_flags(p->tep, r));
 		else
-			tep_print_event(p->tep, &p->seq, r, "%s", TEP_PRINT_LATENCY);
+			tep_print_event(p->tep, &p->seq, r, p->o->latency ? "%s" : " %s",
+					TEP_PRINT_LATENCY);
 		take_seq(p);
 	}
 	if (event)

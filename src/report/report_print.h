@@ -101,6 +101,11 @@ struct tep_event *report_cfmt_event(struct report_cfmt *rc, struct tep_record *r
  */
 bool report_cfmt_print(struct report_cfmt *rc, struct strbuf *sb, struct tep_record *r,
 		       struct tep_event *event, bool raw);
+/*
+ * libtraceevent 1.8's -R (trace-cmd 3.4): a function pointer field prints "name (0xADDR)", or
+ * " (0xADDR)" when no symbol holds it.
+ */
+void report_cfmt_set_func_addr(struct report_cfmt *rc);
 void report_cfmt_free(struct report_cfmt *rc);
 
 /* ------------------------------------------------------------------ sched fast path */
@@ -112,6 +117,11 @@ int report_sched_new(struct tep_handle *tep, struct report_sched **out);
 /* true when `type` is one of those events and its info was appended to sb */
 bool report_sched_print(struct report_sched *rs, struct strbuf *sb, struct tep_record *r,
 			int type);
+/*
+ * libtraceevent 1.8's plugin (trace-cmd 3.4): prev_state's letters from the __print_flags()
+ * table of the event's own print format (the kernel's), not 1.7's fixed "SDTtZXxW".
+ */
+void report_sched_use_kernel_states(struct report_sched *rs);
 void report_sched_free(struct report_sched *rs);
 
 /* ------------------------------------------------------------------ function fast path */

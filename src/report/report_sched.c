@@ -26,7 +26,14 @@ struct report_sched {
 	int last_registered;	/* pid whose comm was registered last: skip the repeat */
 	struct sched_switch_fields sw;
 	struct sched_wakeup_fields wk[2];	/* sched_wakeup, sched_wakeup_new */
+	const char *letters;	/* prev_state's letter for bit i, up to the first gap */
+	char kernel_letters[33];	/* report_sched_use_kernel_states() */
 };
+
+/* libtraceevent 1.7's plugin: a fixed table */
+static const char old_letters[] = "SDTtZXxW";
+/* libtraceevent 1.8's, when the format has no __print_flags() of prev_state */
+static const char default_letters[] = "SDTtXZPI";
 
 int report_sched_new(struct tep_handle *tep, struct report_sched **out)
 {
@@ -37,11 +44,78 @@ int report_sched_new(struct tep_handle *tep, struct report_sched **out)
 	rs->tep = tep;
 	rs->native = tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
 	rs->last_registered = -1;
+	rs->letters = old_letters;
 	sched_switch_fields_find(tep, &rs->sw);
 	sched_wakeup_fields_find(tep, "sched_wakeup", &rs->wk[0]);
 	sched_wakeup_fields_find(tep, "sched_wakeup_new", &rs->wk[1]);
 	*out = rs;
 	return 0;
+}
+
+/*
+ * The field a __print_flags() prints, as libtraceevent 1.8's plugin finds it: a field itself
+ * (any), or an operation holding prev_state on one side.
+ */
+static struct tep_format_field *flags_field(struct tep_print_arg *arg,
+					    struct tep_format_field *prev_state)
+{
+	struct tep_format_field *f;
+
+	if (!arg)
+		return NULL;
+	if (arg->type == TEP_PRINT_FIELD)
+		return arg->field.field;
+	if (arg->type != TEP_PRINT_OP)
+		return NULL;
+	f = flags_field(arg->op.left, prev_state);
+	if (f == prev_state)
+		return f;
+	f = flags_field(arg->op.right, prev_state);
+	return f == prev_state ? f : NULL;
+}
+
+/* The first __print_flags() of prev_state in an argument, searched through operations */
+static struct tep_print_flag_sym *state_table(struct tep_print_arg *arg,
+					      struct tep_format_field *prev_state)
+{
+	struct tep_print_flag_sym *sym;
+
+	if (!arg)
+		return NULL;
+	if (arg->type == TEP_PRINT_OP) {
+		sym = state_table(arg->op.left, prev_state);
+		return sym ? sym : state_table(arg->op.right, prev_state);
+	}
+	if (arg->type == TEP_PRINT_FLAGS && arg->flags.field &&
+	    (arg->flags.field->type == TEP_PRINT_FIELD ||
+	     flags_field(arg->flags.field, prev_state)))
+		return arg->flags.flags;
+	return NULL;
+}
+
+void report_sched_use_kernel_states(struct report_sched *rs)
+{
+	struct tep_format_field *f = rs->sw.prev_state;
+	struct tep_print_flag_sym *sym = NULL;
+	struct tep_print_arg *arg;
+
+	rs->letters = default_letters;
+	if (!f || !f->event)
+		return;
+	for (arg = f->event->print_fmt.args; arg && !sym; arg = arg->next)
+		sym = state_table(arg, f);
+	if (!sym)
+		return;
+	memset(rs->kernel_letters, 0, sizeof(rs->kernel_letters));
+	/* each flag's letter goes to the position of its lowest bit */
+	for (; sym; sym = sym->next) {
+		unsigned long bits = strtoul(sym->value, NULL, 0);
+		int i = bits ? __builtin_ctzl(bits) : 32;
+
+		if (i < 32 && sym->str)
+			rs->kernel_letters[i] = sym->str[0];
+	}
+	rs->letters = rs->kernel_letters;
 }
 
 void report_sched_free(struct report_sched *rs)
@@ -100,13 +174,12 @@ static void put_comm(struct report_sched *rs, struct strbuf *sb, struct tep_form
 	sb->buf[sb->len++] = ':';
 }
 
-static void put_state(struct strbuf *sb, int state)
+static void put_state(struct strbuf *sb, const char *letters, int state)
 {
-	static const char letters[] = "SDTtZXxW";
 	bool any = false;
 	int i;
 
-	for (i = 0; i < (int)sizeof(letters) - 1; i++) {
+	for (i = 0; letters[i]; i++) {
 		if (!(state & (1 << i)))
 			continue;
 		if (any)
@@ -128,7 +201,7 @@ static void print_switch(struct report_sched *rs, struct strbuf *sb, struct tep_
 	put_str(sb, " [");
 	put_ll(sb, (int)val(rs, f->prev_prio, r));
 	put_str(sb, "] ");
-	put_state(sb, (int)val(rs, f->prev_state, r));
+	put_state(sb, rs->letters, (int)val(rs, f->prev_state, r));
 	put_str(sb, " ==> ");
 	pid = val(rs, f->next_pid, r);
 	put_comm(rs, sb, f->next_comm, r, (int)pid);

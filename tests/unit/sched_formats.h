@@ -10,7 +10,11 @@
 	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
 	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
 
-#define SCHED_SWITCH_FMT \
+#define SCHED_SWITCH_FMT SCHED_SWITCH_FMT_PRINT( \
+	"\"prev_pid=%d next_pid=%d\", REC->prev_pid, REC->next_pid")
+
+/* sched_switch with another print format: PRINT is what follows "print fmt: " */
+#define SCHED_SWITCH_FMT_PRINT(print) \
 	"name: sched_switch\nID: 319\nformat:\n" SCHED_COMMON_FIELDS \
 	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:1;\n" \
 	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n" \
@@ -19,7 +23,7 @@
 	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:1;\n" \
 	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n" \
 	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n" \
-	"print fmt: \"prev_pid=%d next_pid=%d\", REC->prev_pid, REC->next_pid\n"
+	"print fmt: " print "\n"
 
 /* sched_wakeup, sched_waking, sched_wakeup_new: NAME and ID as strings */
 #define SCHED_WAKE_FMT(name, id) \

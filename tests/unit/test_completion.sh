@@ -92,6 +92,7 @@ if [ "\$1" = __complete ] && [ "\$2" = values ]; then
 	case \$3 in
 	EVENT) printf 'sched\nsched:sched_switch\nsched:sched_wakeup\nirq:irq_handler_entry\n' ;;
 	TRACER) printf 'function\nfunction_graph\nnop\n' ;;
+	*) exec "$KTRACE" "\$@" ;;
 	esac
 	exit 0
 fi
@@ -163,6 +164,9 @@ expect record -e sched : sched_s %% sched_switch
 expect record -e sched:sched_w %% sched:sched_wakeup
 expect record -e irq : %% irq_handler_entry
 expect start -e "" %% sched sched:sched_switch sched:sched_wakeup irq:irq_handler_entry
+# values ktrace knows itself (the stub passes them through)
+expect report --layout "" %% 3.1 3.4
+expect report --layout=3. %% --layout=3.1 --layout=3.4
 # report -O is not a trace option (PLUGIN:OPT), listen -p not a tracer
 expect report -O "" %%
 expect listen -p "" %%

@@ -320,6 +320,48 @@ static void test_synthetic(void **state)
 	}
 }
 
+/* --layout 3.4: function pointers as libtraceevent 1.8 prints them raw */
+static void test_func_addr(void **state)
+{
+	static const char fmt[] = "name: fn\nID: 7\nformat:\n" SCHED_COMMON_FIELDS
+		"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+		"\tfield:unsigned long at;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+		"print fmt: \"%ps %pS\", (void *)REC->ip, (void *)REC->at\n";
+	static const struct {
+		uint64_t ip, at;
+		const char *text;
+	} cases[] = {
+		{ 0x1000, 0x1010, " ip=do_work (0x1000) at=do_work+0x10 (0x1010)" },
+		{ 0x10, 0x1001, " ip= (0x10) at=do_work+0x1 (0x1001)" },
+	};
+	uint8_t data[24] = { 7 };
+	struct tep_record r = { .data = data, .size = sizeof(data) };
+	struct tep_handle *tep = tep_alloc();
+	struct report_cfmt *rc;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	assert_int_equal(tep_parse_event(tep, fmt, strlen(fmt), "test"), 0);
+	assert_int_equal(tep_register_function(tep, "do_work", 0x1000, NULL), 0);
+	assert_int_equal(tep_register_function(tep, "after_work", 0x2000, NULL), 0);
+	assert_int_equal(report_cfmt_new(tep, &rc), 0);
+	report_cfmt_set_func_addr(rc);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memcpy(data + 8, &cases[i].ip, 8);
+		memcpy(data + 16, &cases[i].at, 8);
+		strbuf_reset(&sb);
+		assert_true(report_cfmt_print(rc, &sb, &r, tep_find_event(tep, 7), true));
+		assert_string_equal(strbuf_str(&sb), cases[i].text);
+	}
+	strbuf_release(&sb);
+	report_cfmt_free(rc);
+	tep_free(tep);
+}
+
 /* ------------------------------------------------------------------ the kernel's formats */
 
 static char *read_all(const char *path, size_t *len)
@@ -458,6 +500,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_synthetic),
+		cmocka_unit_test(test_func_addr),
 		cmocka_unit_test(test_corpus),
 	};
 	const struct CMUnitTest kernel[] = {

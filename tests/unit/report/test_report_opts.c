@@ -137,6 +137,79 @@ static void test_format(void **state)
 }
 
 /* Several -i: as trace-cmd, -F, --ts-offset and --ts2secs belong to the last -i before them. */
+/* --layout, and KTRACE_LAYOUT where it is not given */
+static void test_layout(void **state)
+{
+	struct report_opts o;
+
+	(void)state;
+	unsetenv("KTRACE_LAYOUT");
+	assert_int_equal(PARSE(&o, "-i", "t.dat"), 0);
+	assert_int_equal(o.layout, REPORT_LAYOUT_316);
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "--layout", "3.4"), 0);
+	assert_int_equal(o.layout, REPORT_LAYOUT_34);
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "--layout=3.1.6"), 0);
+	assert_int_equal(o.layout, REPORT_LAYOUT_316);
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "--layout", "3.5"), KT_ERR_USAGE);
+	report_opts_release(&o);
+	setenv("KTRACE_LAYOUT", "3.4", 1);
+	assert_int_equal(PARSE(&o, "-i", "t.dat"), 0);
+	assert_int_equal(o.layout, REPORT_LAYOUT_34);
+	report_opts_release(&o);
+	assert_int_equal(PARSE(&o, "--layout", "3.1"), 0);
+	assert_int_equal(o.layout, REPORT_LAYOUT_316);
+	report_opts_release(&o);
+	setenv("KTRACE_LAYOUT", "new", 1);
+	assert_int_equal(PARSE(&o, "-i", "t.dat"), KT_ERR_USAGE);
+	report_opts_release(&o);
+	setenv("KTRACE_LAYOUT", "", 1);
+	assert_int_equal(PARSE(&o, "-i", "t.dat"), 0);
+	assert_int_equal(o.layout, REPORT_LAYOUT_316);
+	report_opts_release(&o);
+	unsetenv("KTRACE_LAYOUT");
+}
+
+/* --layout 3.4: several bare files, and trace-cmd 3.4's global -F filters */
+static void test_several_inputs_34(void **state)
+{
+	struct report_opts o;
+
+	(void)state;
+	unsetenv("KTRACE_LAYOUT");
+	assert_int_equal(PARSE(&o, "--layout", "3.4", "-F", "a", "1.dat", "2.dat", "3.dat"), 0);
+	assert_string_equal(o.input, "1.dat");
+	assert_int_equal(o.nr_more_inputs, 2);
+	assert_string_equal(o.more_inputs[1].path, "3.dat");
+	assert_int_equal(o.more_inputs[1].nr_filters, 1);
+	assert_string_equal(o.more_inputs[1].filters[0].expr, "a");
+	report_opts_release(&o);
+	/* 3.1.6 reads the first bare file only */
+	assert_int_equal(PARSE(&o, "-F", "a", "1.dat", "2.dat"), 0);
+	assert_int_equal(o.nr_more_inputs, 0);
+	report_opts_release(&o);
+	/* the first file's list is the global one: "b" joins it, "c" is the second file's */
+	assert_int_equal(PARSE(&o, "--layout", "3.4", "-F", "a", "-i", "1.dat", "-F", "b", "-i",
+			       "2.dat", "-v", "-F", "c"), 0);
+	assert_int_equal(o.nr_filters, 2);
+	assert_int_equal(o.more_inputs[0].nr_filters, 3);
+	assert_string_equal(o.more_inputs[0].filters[0].expr, "a");
+	assert_string_equal(o.more_inputs[0].filters[1].expr, "b");
+	assert_string_equal(o.more_inputs[0].filters[2].expr, "c");
+	assert_true(o.more_inputs[0].filters[2].neg);
+	report_opts_release(&o);
+	/* without a -F before the first -i, each file keeps its own */
+	assert_int_equal(PARSE(&o, "--layout", "3.4", "-i", "1.dat", "-F", "b", "-i", "2.dat"), 0);
+	assert_int_equal(o.nr_filters, 1);
+	assert_int_equal(o.more_inputs[0].nr_filters, 0);
+	report_opts_release(&o);
+	/* -i and a bare file: refused, as by trace-cmd 3.4 */
+	assert_int_equal(PARSE(&o, "--layout", "3.4", "-i", "1.dat", "2.dat"), KT_ERR_USAGE);
+	report_opts_release(&o);
+}
+
 static void test_several_inputs(void **state)
 {
 	struct report_opts o;
@@ -214,7 +287,9 @@ int main(void)
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_several_inputs),
+		cmocka_unit_test(test_several_inputs_34),
 		cmocka_unit_test(test_several_inputs_refused),
 	};
 

@@ -164,6 +164,49 @@ static void test_comm_is_registered(void **state)
 	assert_false(report_sched_print(f->rs, &f->sb, &f->rec, 1));
 }
 
+static const char *switch_text(struct fixture *f, long state)
+{
+	make_switch(f, "a", 1, 120, state, "b", 2, 120);
+	strbuf_reset(&f->sb);
+	assert_true(report_sched_print(f->rs, &f->sb, &f->rec, f->sw->id));
+	return strstr(strbuf_str(&f->sb), "] ") + 2;
+}
+
+/* --layout 3.4: libtraceevent 1.8's letters, without a __print_flags() its defaults */
+static void test_kernel_states_default(void **state)
+{
+	struct fixture *f = *state;
+
+	report_sched_use_kernel_states(f->rs);
+	assert_string_equal(switch_text(f, 0x80), "I ==> b:2 [120]");
+	assert_string_equal(switch_text(f, 0x10), "X ==> b:2 [120]");
+	assert_string_equal(switch_text(f, 0x21), "S|Z ==> b:2 [120]");
+	assert_string_equal(switch_text(f, 0), "R ==> b:2 [120]");
+}
+
+/* ... and with one, its table: a letter at each flag's lowest bit, up to the first gap */
+static void test_kernel_states_table(void **state)
+{
+	static const char fmt[] = SCHED_SWITCH_FMT_PRINT(
+		"\"prev_state=%s\", (REC->prev_state & 15) ? __print_flags(REC->prev_state & 15, "
+		"\"|\", { 0x01, \"A\" }, { 0x02, \"B\" }, { 0x08, \"Q\" }) : \"R\"");
+	struct fixture *f = *state;
+	struct tep_handle *tep = tep_alloc();
+	struct report_sched *rs;
+
+	assert_int_equal(tep_parse_event(tep, fmt, strlen(fmt), "sched"), 0);
+	assert_int_equal(report_sched_new(tep, &rs), 0);
+	report_sched_use_kernel_states(rs);
+	report_sched_free(f->rs);
+	f->rs = rs;
+	assert_string_equal(switch_text(f, 0x3), "A|B ==> b:2 [120]");
+	/* 0x04 has no letter: the table ends there, as in the plugin */
+	assert_string_equal(switch_text(f, 0x8), "R ==> b:2 [120]");
+	report_sched_free(f->rs);
+	f->rs = NULL;
+	tep_free(tep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +214,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_switch_odd_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wakeup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_comm_is_registered, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_states_default, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_states_table, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
