@@ -75,7 +75,8 @@ int report_cli_parse(const struct report_cli *cli, int argc, char **argv)
 	/* the rows are the command's; the input and filter rows are handled here */
 	help.option = one_option;
 	while (!(ret = kt_parse_options(&help, argc, argv, &p, &idx)) && idx < argc) {
-		ret = kt_result_of(set_input(cli, argv[idx], true));
+		ret = kt_result_of(cli->arg ? cli->arg(cli->priv, argv[idx]) :
+				   set_input(cli, argv[idx], true));
 		if (ret || cli->file_ends_args)
 			break;
 		/* the parser takes argv[0] as the command name: the FILE just taken */
