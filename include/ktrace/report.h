@@ -209,6 +209,11 @@ struct report_cli {
 	bool file_ends_args;
 	/* -i may be repeated (report): the later files go to o->more_inputs */
 	bool multi_input;
+	/*
+	 * A bare argument that is no FILE (sql's QUERY): 0, or -EINVAL after a message. NULL: a
+	 * bare argument is the input FILE.
+	 */
+	int (*arg)(void *priv, const char *arg);
 };
 
 /*
@@ -287,6 +292,8 @@ int report_filter_new(struct tep_handle *tep, const struct report_opts *o,
 		      struct report_filter **out, struct strbuf *err);
 bool report_filter_keep(struct report_filter *f, const struct report_event *ev);
 void report_filter_free(struct report_filter *f);
+/* Whether o gives any of those filters (a command may then skip building one). */
+bool report_opts_has_filters(const struct report_opts *o);
 
 /* ------------------------------------------------------------------ printer */
 

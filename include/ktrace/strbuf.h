@@ -18,9 +18,33 @@ struct strbuf {
 #define STRBUF_INIT { NULL, 0, 0 }
 
 int strbuf_grow(struct strbuf *sb, size_t extra);
-int strbuf_add(struct strbuf *sb, const void *data, size_t len);
+int strbuf_add_slow(struct strbuf *sb, const void *data, size_t len);
 int strbuf_addstr(struct strbuf *sb, const char *s);
-int strbuf_addch(struct strbuf *sb, int c);
+
+/*
+ * Inline while the buffer has room (the JSON and Parquet builders add a few bytes a call,
+ * millions of times); strbuf_add_slow grows it.
+ */
+static inline int strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	if (sb->len + len < sb->alloc && len) {
+		__builtin_memcpy(sb->buf + sb->len, data, len);
+		sb->len += len;
+		sb->buf[sb->len] = '\0';
+		return 0;
+	}
+	return strbuf_add_slow(sb, data, len);
+}
+
+static inline int strbuf_addch(struct strbuf *sb, int c)
+{
+	if (sb->len + 1 < sb->alloc) {
+		sb->buf[sb->len++] = (char)c;
+		sb->buf[sb->len] = '\0';
+		return 0;
+	}
+	return strbuf_add_slow(sb, &(char){ (char)c }, 1);
+}
 int strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_reset(struct strbuf *sb);

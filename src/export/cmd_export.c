@@ -3,7 +3,8 @@
  * ktrace export: write a trace.dat file in another tool's format. Perfetto's protobuf trace
  * (--perfetto), for ui.perfetto.dev and trace_processor: the events come through report's
  * stream and filters, so -F/--pid/--cpu select exactly what `ktrace report` with the same flags
- * prints. Parquet (--parquet DIR): the tables of `ktrace sql`, one file each (parquet.h).
+ * prints. Parquet (--parquet DIR): the tables of `ktrace sql`, one file each (parquet.h), with
+ * the same filters: their rows are those `ktrace sql` with the same flags has.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -47,7 +48,8 @@ static const struct kt_command_help export_help = {
 	.name = "export",
 	.usage = "--perfetto OUT [OPTIONS] [-i FILE... | FILE]\n"
 		 "       ktrace export --parquet DIR [-i FILE ...] [--table NAME ...] "
-		 "[--partition file|host|instance] [--force] [--via-sql]",
+		 "[--partition file|host|instance] [--force] [--via-sql]\n"
+		 "       [report's -F/-v/-I/-S/--cpu/--pid/--comm]",
 	.summary = "Convert trace.dat files for Perfetto, or into Parquet for SQL engines.",
 	.options = export_options,
 };
@@ -83,12 +85,6 @@ static int usage(const char *flag, const char *why)
 	return -EINVAL;
 }
 
-/* The sql layer's tables are the whole file: report's filters do not apply to them */
-static bool has_filters(const struct report_opts *o)
-{
-	return o->nr_filters || o->pids || o->comms || o->cpu_set || o->no_irqs || o->no_softirqs;
-}
-
 static int check_args(void *priv)
 {
 	const struct export_args *a = priv;
@@ -103,9 +99,6 @@ static int check_args(void *priv)
 		return 0;
 	if (!a->parquet)
 		return usage("format", "say which: --perfetto OUT or --parquet DIR");
-	if (has_filters(&a->o))
-		return usage("-F/-v/-I/-S/--cpu/--pid/--comm",
-			     "--parquet exports whole tables (filter them in the engine)");
 	if (a->partition && strcmp(a->partition, "file") && strcmp(a->partition, "host") &&
 	    strcmp(a->partition, "instance"))
 		return usage("--partition", "expected file, host or instance");
@@ -151,7 +144,7 @@ static int write_parquet(const struct export_args *a, struct strbuf *err)
 {
 	struct pq_export_opts po = {
 		.dir = a->parquet, .nr_inputs = 1 + a->o.nr_more_inputs,
-		.tables = a->tables, .force = a->force, .via_sql = a->via_sql,
+		.tables = a->tables, .force = a->force, .via_sql = a->via_sql, .filters = &a->o,
 	};
 	const char **inputs = calloc((size_t)po.nr_inputs, sizeof(*inputs));
 	int i, ret;

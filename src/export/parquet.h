@@ -29,7 +29,8 @@ struct pq_export_opts {
 	enum pq_partition partition;
 	bool force;		/* replace files that exist */
 	bool via_sql;		/* every table through SQLite (the tests' reference) */
-	const struct report_opts *filters;	/* report's filters of the first input, or NULL */
+	/* report's filters of every input (report_cli_input_opts), or NULL */
+	const struct report_opts *filters;
 };
 
 /* 0 or -errno, one line in err */

@@ -12,6 +12,7 @@
 
 #include "ktrace/dat.h"
 #include "ktrace/dat_format.h"
+#include "ktrace/report.h"
 #include "ktrace/strv.h"
 #include "../sql/sql.h"
 #include "parquet.h"
@@ -331,15 +332,19 @@ static int partition_value(const struct pq_export_opts *o, struct sql_open *so,
 	return ret ? ret : strv_push(seen, value->buf);
 }
 
-static int export_input(const struct pq_export_opts *o, const char *input, char ***seen,
-			bool *found, struct strbuf *err)
+static int export_input(const struct pq_export_opts *o, int nr, char ***seen, bool *found,
+			struct strbuf *err)
 {
+	const char *input = o->inputs[nr];
 	struct strbuf value = STRBUF_INIT;
 	char **tables, **direct = NULL;
+	struct report_opts one;
 	struct sql_open so;
 	int i, ret;
 
-	ret = sql_open_file(input, &so, err);
+	if (o->filters)
+		report_cli_input_opts(o->filters, nr, &one);
+	ret = sql_open_file(input, o->filters ? &one : NULL, &so, err);
 	if (!ret)
 		ret = partition_value(o, &so, input, seen, &value, err);
 	tables = o->tables ? o->tables : so.t.tables;
@@ -378,7 +383,7 @@ int pq_export_run(const struct pq_export_opts *o, struct strbuf *err)
 		return -ENOMEM;
 	ret = pq_make_dir(o->dir, err);
 	for (i = 0; !ret && i < o->nr_inputs; i++)
-		ret = export_input(o, o->inputs[i], &seen, found, err);
+		ret = export_input(o, i, &seen, found, err);
 	for (i = 0; !ret && i < nr_tables; i++)
 		if (!found[i]) {
 			strbuf_addf(err, "no input has a table %s", o->tables[i]);

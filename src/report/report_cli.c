@@ -80,10 +80,11 @@ int report_cli_parse(const struct report_cli *cli, int argc, char **argv)
 	/* the rows are the command's; the input and filter rows are handled here */
 	help.option = one_option;
 	while (!(ret = kt_parse_options(&help, argc, argv, &p, &idx)) && idx < argc) {
-		ret = kt_result_of(set_input(cli, argv[idx], true));
+		ret = kt_result_of(cli->arg ? cli->arg(cli->priv, argv[idx]) :
+				   set_input(cli, argv[idx], true));
 		/* trace-cmd 3.4 reads every word after the first bare FILE as one more file */
-		while (!ret && cli->multi_input && cli->o->layout == REPORT_LAYOUT_34 &&
-		       ++idx < argc)
+		while (!ret && !cli->arg && cli->multi_input &&
+		       cli->o->layout == REPORT_LAYOUT_34 && ++idx < argc)
 			ret = kt_result_of(add_input(cli->o, argv[idx]));
 		if (ret || cli->file_ends_args)
 			break;

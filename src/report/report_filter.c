@@ -136,6 +136,11 @@ int report_filter_new(struct tep_handle *tep, const struct report_opts *o,
 	return 0;
 }
 
+bool report_opts_has_filters(const struct report_opts *o)
+{
+	return o->nr_filters || o->pids || o->comms || o->cpu_set || o->no_irqs || o->no_softirqs;
+}
+
 bool report_filter_has_event_filters(const struct report_filter *f)
 {
 	return f->nr_pos || f->nr_neg;

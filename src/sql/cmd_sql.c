@@ -3,6 +3,8 @@
  * ktrace sql: SQL over a trace.dat file. The file's records are SQLite virtual tables read
  * straight from the file (sql.h): nothing is loaded into a database unless -o asks for one.
  * More -i files (a host's guests) add their tables as m1_*, m2_*..., and a machines table.
+ * Report's filters (-F, -v, -I, -S, --cpu, --pid, --comm) leave out the records report leaves
+ * out before any table sees them, so that a count is what `ktrace report` with them prints.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,13 +15,16 @@
 #include "ktrace/command.h"
 #include "ktrace/dat.h"
 #include "ktrace/options.h"
-#include "ktrace/strv.h"
-#include "../report/report_rows.h"
+#include "ktrace/report.h"
 #include "sql.h"
 
+enum {
+	OPT_FORMAT = REPORT_OPT_FIRST_FREE,
+	OPT_FORCE,
+};
+
 struct sql_args {
-	char **inputs;		/* -i, repeatable (strv.h) */
-	const char *input;	/* the first */
+	struct report_opts o;	/* the inputs and their filters, as report takes them */
 	const char *format_name;
 	const char *query_file;
 	const char *output;
@@ -29,56 +34,71 @@ struct sql_args {
 };
 
 static const struct kt_option sql_options[] = {
-	KT_STRING_LIST('i', "input", "FILE", struct sql_args, inputs,
-		       "read FILE (default trace.dat); again for a guest's file: tables m1_*"),
-	KT_STRING(256, "format", "FMT", struct sql_args, format_name,
-		  "table (default), csv or json (one object per row)"),
-	KT_STRING('f', "file", "FILE", struct sql_args, query_file, "read the queries from FILE"),
-	KT_STRING('o', "output", "DB", struct sql_args, output,
-		  "write every table into the SQLite file DB"),
-	KT_BOOL(257, "force", struct sql_args, force, "-o: replace DB if it exists"),
+	KT_OPT('i', "input", KT_ARG_REQUIRED, "FILE",
+	       "read FILE (default trace.dat); again for a guest's file: tables m1_*"),
+	KT_OPT(OPT_FORMAT, "format", KT_ARG_REQUIRED, "FMT",
+	       "table (default), csv or json (one object per row)"),
+	KT_OPT('f', "file", KT_ARG_REQUIRED, "FILE", "read the queries from FILE"),
+	KT_OPT('o', "output", KT_ARG_REQUIRED, "DB", "write every table into the SQLite file DB"),
+	KT_OPT(OPT_FORCE, "force", KT_ARG_NONE, NULL, "-o: replace DB if it exists"),
+	REPORT_FILTER_OPTIONS,
 	{ 0 }
 };
 
 static const struct kt_command_help sql_help = {
 	.name = "sql",
-	.usage = "[-i FILE...] [--format table|csv|json] [-o DB [--force]] [-f FILE | QUERY]\n"
+	.usage = "[-i FILE...] [report's -F/-v/-I/-S/--cpu/--pid/--comm] [--format table|csv|json]"
+		 "\n       [-o DB [--force]] [-f FILE | QUERY]\n"
 		 "(no QUERY nor -f: a prompt on a terminal, else the queries from stdin)",
 	.summary = "Run SQL queries over the events of a trace.dat file (see ktrace-sql(1)).",
 	.options = sql_options,
 };
 
-static int parse(struct sql_args *a, int argc, char **argv)
+static int one_option(void *priv, int id, const char *arg)
+{
+	struct sql_args *a = priv;
+
+	switch (id) {
+	case OPT_FORMAT: a->format_name = arg; return 0;
+	case 'f': a->query_file = arg; return 0;
+	case 'o': a->output = arg; return 0;
+	case OPT_FORCE: a->force = true; return 0;
+	default: return -EINVAL;
+	}
+}
+
+/* options may follow the QUERY */
+static int query_arg(void *priv, const char *arg)
+{
+	struct sql_args *a = priv;
+
+	if (a->query)
+		return kt_option_error("sql", "QUERY", arg, "follows the QUERY: quote the whole "
+				       "query (statements are separated by ';')");
+	a->query = arg;
+	return 0;
+}
+
+static int check_args(void *priv)
 {
 	static const char *const formats[] = { "table", "csv", "json" };
-	int ret, idx, i;
+	struct sql_args *a = priv;
+	int i;
 
-	/* options may follow the QUERY; the parser takes argv[0] as the command: the QUERY */
-	while (!(ret = kt_parse_options(&sql_help, argc, argv, a, &idx)) && idx < argc) {
-		if (a->query)
-			return kt_usage_error("sql", "QUERY", argv[idx], "follows the QUERY: quote "
-					      "the whole query (statements are separated by ';')");
-		a->query = argv[idx];
-		argc -= idx;
-		argv += idx;
-	}
-	if (ret)
-		return ret;
 	if (a->query && a->query_file)
-		return kt_usage_error("sql", "-f", a->query_file, "and a QUERY: give one");
+		return kt_option_error("sql", "-f", a->query_file, "and a QUERY: give one");
 	if (a->force && !a->output)
-		return kt_usage_error("sql", "--force", NULL, "applies to -o only");
+		return kt_option_error("sql", "--force", NULL, "applies to -o only");
 	for (i = 0; a->format_name && i < 3; i++)
 		if (!strcmp(a->format_name, formats[i]))
 			break;
 	if (i == 3)
-		return kt_usage_error("sql", "--format", a->format_name,
-				      "expected table, csv or json");
+		return kt_option_error("sql", "--format", a->format_name,
+				       "expected table, csv or json");
 	a->format = a->format_name ? (enum sql_format)i : SQL_FORMAT_TABLE;
-	if (a->output && strv_len(a->inputs) > 1)
-		return kt_usage_error("sql", "-o", a->output, "writes the tables of one input "
-				      "file: give one -i");
-	a->input = a->inputs ? a->inputs[0] : "trace.dat";
+	if (a->output && a->o.nr_more_inputs)
+		return kt_option_error("sql", "-o", a->output, "writes the tables of one input "
+				       "file: give one -i");
 	return 0;
 }
 
@@ -105,29 +125,6 @@ static int write_db(sqlite3 *db, const struct sql_args *a, const struct sql_trac
 	return ret;
 }
 
-/* The tables of one file, named with its prefix. */
-static int open_trace(sqlite3 *db, struct sql_trace *t, const char *path, struct strbuf *err)
-{
-	int ret = dat_file_open(path, &t->df, err);
-
-	if (!ret) {
-		t->tep = dat_file_tep(t->df);
-		ret = report_layouts_new(t->tep, &t->layouts);
-	}
-	if (!ret)
-		ret = sql_tables_create(db, t, err);
-	return ret;
-}
-
-static void close_trace(struct sql_trace *t)
-{
-	report_layouts_free(t->layouts);
-	strv_free(t->tables);
-	free(t->formats);
-	dat_file_close(t->df);
-	free((char *)t->prefix);
-}
-
 /*
  * Several -i (a host and its guests): the machines table says which prefix is which file; the
  * guests' ts are on the host's clock (their TimeShift), so their rows can be merged by ts.
@@ -151,13 +148,19 @@ static int machines_table(sqlite3 *db, const struct sql_trace *t, int nr, struct
 	return rc == SQLITE_OK ? 0 : -ENOMEM;
 }
 
-static int run(const struct sql_args *a, struct strbuf *err)
+/*
+ * Every -i's tables in one connection, each file read with its own filters (report's rules:
+ * a -F after the second -i filters that file; --cpu, --pid and --comm the first one).
+ */
+static int run(void *priv, struct strbuf *err)
 {
+	const struct sql_args *a = priv;
 	struct strbuf queries = STRBUF_INIT;
-	int i, nr = a->inputs ? strv_len(a->inputs) : 1;
+	int i, nr = a->o.nr_more_inputs + 1;
 	struct sql_trace *t = calloc(nr, sizeof(*t));
+	struct report_opts *one = calloc(nr, sizeof(*one));
 	sqlite3 *db = NULL;
-	int ret = t ? 0 : -ENOMEM;
+	int ret = t && one ? 0 : -ENOMEM;
 	bool prompt = !a->query && !a->query_file && !a->output && isatty(STDIN_FILENO);
 	bool from_stdin = !a->query && !a->query_file && !a->output && !prompt;
 
@@ -165,7 +168,7 @@ static int run(const struct sql_args *a, struct strbuf *err)
 		ret = strbuf_read_file(&queries, a->query_file);
 	else if (!ret && from_stdin)
 		ret = strbuf_read_fd(&queries, STDIN_FILENO);
-	if (ret < 0)
+	if (ret < 0 && ret != -ENOMEM)
 		strbuf_addf(err, "%s: %s", a->query_file ? a->query_file : "stdin", strerror(-ret));
 	ret = ret < 0 ? ret : 0;
 	if (!ret && sqlite3_open(":memory:", &db) != SQLITE_OK) {
@@ -177,9 +180,9 @@ static int run(const struct sql_args *a, struct strbuf *err)
 
 		if (i)
 			snprintf(prefix, sizeof(prefix), "m%d_", i);
+		report_cli_input_opts(&a->o, i, &one[i]);
 		t[i].prefix = strdup(prefix);
-		ret = t[i].prefix ? open_trace(db, &t[i], i ? a->inputs[i] : a->input, err) :
-			-ENOMEM;
+		ret = t[i].prefix ? sql_trace_open(db, &t[i], one[i].input, &one[i], err) : -ENOMEM;
 	}
 	if (!ret && nr > 1)
 		ret = machines_table(db, t, nr, err);
@@ -195,9 +198,12 @@ static int run(const struct sql_args *a, struct strbuf *err)
 		ret = -EIO;
 	}
 	sqlite3_close(db);
-	for (i = 0; t && i < nr; i++)
-		close_trace(&t[i]);
+	for (i = 0; t && i < nr; i++) {
+		sql_trace_close(&t[i]);
+		free((char *)t[i].prefix);
+	}
 	free(t);
+	free(one);
 	strbuf_release(&queries);
 	return ret;
 }
@@ -205,22 +211,10 @@ static int run(const struct sql_args *a, struct strbuf *err)
 int cmd_sql(int argc, char **argv)
 {
 	struct sql_args a = { 0 };
-	struct strbuf err = STRBUF_INIT;
-	int ret = parse(&a, argc, argv);
+	const struct report_cli cli = {
+		.name = "sql", .help = &sql_help, .o = &a.o, .priv = &a, .option = one_option,
+		.check = check_args, .run = run, .multi_input = true, .arg = query_arg,
+	};
 
-	if (ret) {
-		strv_free(a.inputs);
-		return ret;
-	}
-	ret = run(&a, &err);
-	if (ret) {
-		if (err.len)
-			fprintf(stderr, "ktrace sql: %s\n", strbuf_str(&err));
-		else
-			fprintf(stderr, "ktrace sql: %s: %s\n", a.input, strerror(-ret));
-		ret = 1;
-	}
-	strv_free(a.inputs);
-	strbuf_release(&err);
-	return ret;
+	return report_cli_run(&cli, report_cli_parse(&cli, argc, argv));
 }

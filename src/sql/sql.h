@@ -20,7 +20,8 @@
  *   sql_fgraph.c   fgraph_call: function_graph entries and exits paired, per task
  *   sql_meta.c     lost_events, files, instances
  *   sql_run.c      the queries and their output (table, csv, json), and -o
- *   sql_open.c     a file's tables in a connection, for other layers (export)
+ *   sql_open.c     a file's tables (and report's filters) in a connection; for other layers
+ *                  (export), a connection of their own
  *   sql_prompt.c   the interactive prompt, with libedit's line editing and history
  */
 #include <stdbool.h>
@@ -64,6 +65,18 @@ struct sql_trace {
 	int nr_formats;
 	struct report_filter *filter;	/* report's -F/--cpu/--pid/--comm/-I/-S; NULL: none */
 };
+
+struct report_opts;
+
+/*
+ * Opens path and makes its tables in db as t, whose prefix the caller set; the scans keep what
+ * report keeps with the filters of `filters` (one file's: report_cli_input_opts; NULL: every
+ * record), which must outlive t. 0 or -errno (message in err); sql_trace_close() takes either.
+ */
+int sql_trace_open(sqlite3 *db, struct sql_trace *t, const char *path,
+		   const struct report_opts *filters, struct strbuf *err);
+/* Everything of t but its prefix. */
+void sql_trace_close(struct sql_trace *t);
 
 /* ------------------------------------------------------------------ scan */
 
@@ -199,14 +212,16 @@ int sql_materialise(sqlite3 *db, const struct sql_trace *t, const char *path,
 /*
  * A connection with the tables of one file, as `ktrace sql` has it, for the layers that read
  * the tables themselves (export --parquet): db holds the tables and views, t.tables their
- * names. 0 or -errno (message in err); sql_open_close() takes either.
+ * names; filters as sql_trace_open() takes them. 0 or -errno (message in err); sql_open_close()
+ * takes either.
  */
 struct sql_open {
 	sqlite3 *db;
 	struct sql_trace t;
 };
 
-int sql_open_file(const char *path, struct sql_open *o, struct strbuf *err);
+int sql_open_file(const char *path, const struct report_opts *filters, struct sql_open *o,
+		  struct strbuf *err);
 void sql_open_close(struct sql_open *o);
 
 #endif

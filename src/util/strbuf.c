@@ -29,7 +29,7 @@ int strbuf_grow(struct strbuf *sb, size_t extra)
 	return 0;
 }
 
-int strbuf_add(struct strbuf *sb, const void *data, size_t len)
+int strbuf_add_slow(struct strbuf *sb, const void *data, size_t len)
 {
 	int ret = strbuf_grow(sb, len);
 
@@ -46,13 +46,6 @@ int strbuf_add(struct strbuf *sb, const void *data, size_t len)
 int strbuf_addstr(struct strbuf *sb, const char *s)
 {
 	return strbuf_add(sb, s, strlen(s));
-}
-
-int strbuf_addch(struct strbuf *sb, int c)
-{
-	char ch = (char)c;
-
-	return strbuf_add(sb, &ch, 1);
 }
 
 int strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)

@@ -297,8 +297,6 @@ def check_errors(tmp):
                                    "--table", "nosuch"]), "no table nosuch (tables: events")
     one_line_error("--partition", run([KTRACE, "export", "--parquet", out, "--partition", "cpu",
                                        "-i", date]), "--partition")
-    one_line_error("-F", run([KTRACE, "export", "--parquet", out, "-F", "sched_switch",
-                              "-i", date]), "--parquet exports whole tables")
     # a damaged file: report's error, no file under its name
     bad = os.path.join(tmp, "damaged.dat")
     with open(os.path.join(CORPUS, "sched_v6.dat"), "rb") as f:
