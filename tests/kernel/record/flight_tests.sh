@@ -167,7 +167,8 @@ case_killed() {
 	local before after
 	before=$(state)
 	arm -e sched:sched_switch -o "$W/fl.dat" -b 64 \
-		--save-on 'sched:sched_process_exit: comm == "flrare"'
+		--save-on 'sched:sched_process_exit: comm == "flrare"' --save-on-latency 'wakeup_rt>1s'
+	[ "$(cat "$T/options/event-fork")" = 1 ] || fail "event-fork is not on while armed"
 	kill -KILL "$REC_PID"
 	wait "$REC_PID" 2>/dev/null
 	REC_PID=
