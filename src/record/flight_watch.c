@@ -10,7 +10,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <event-parse.h>
+#include <kbuffer.h>
+
 #include "flight_watch.h"
+#include "ktrace/grow.h"
 #include "ktrace/options.h"
 #include "ktrace/plan.h"
 #include "ktrace/tfs.h"
@@ -26,6 +30,30 @@ struct woken {
 	long long ts;
 };
 
+/* One event of a tick: a wake-up of pid, or a switch from prev to pid. */
+struct watch_event {
+	unsigned long long ts;
+	int seq;
+	bool wakeup;
+	int pid, prev;
+	char comm[16];
+};
+
+struct field {
+	int offset, size;
+};
+
+struct watch_decode {
+	struct tep_handle *tep;
+	struct kbuffer *kbuf;
+	int switch_id, wakeup_id;
+	struct field next_pid, next_comm, prev_pid, pid;
+	char *page;
+	size_t page_size;
+	struct watch_event *events;
+	size_t nr, alloc;
+};
+
 static long long now_ns(void)
 {
 	struct timespec ts;
@@ -37,7 +65,6 @@ static long long now_ns(void)
 void flight_watch_init(struct flight_watch *w)
 {
 	memset(w, 0, sizeof(*w));
-	w->pipe_fd = -1;
 	w->event_fd = -1;
 	pid_table_init(&w->woken, sizeof(struct woken), 256);
 }
@@ -135,9 +162,92 @@ static void read_counts(struct flight_watch *w, unsigned long long *out)
 	strbuf_release(&sb);
 }
 
+/* events/sched/NAME/format into the decoder's tep: the event, NULL when it cannot be read. */
+static struct tep_event *load_format(struct watch_decode *d, const char *name)
+{
+	struct strbuf rel = STRBUF_INIT, path = STRBUF_INIT, text = STRBUF_INIT;
+	struct tep_event *ev = NULL;
+
+	strbuf_addf(&rel, "events/sched/%s/format", name);
+	if (!tfs_path(&path, NULL, strbuf_str(&rel)) && !tfs_read(strbuf_str(&path), &text) &&
+	    !tep_parse_event(d->tep, strbuf_str(&text), text.len, "sched"))
+		ev = tep_find_event_by_name(d->tep, "sched", name);
+	strbuf_release(&rel);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return ev;
+}
+
+static bool find_field(struct tep_event *ev, const char *name, struct field *f)
+{
+	struct tep_format_field *tf = ev ? tep_find_field(ev, name) : NULL;
+
+	if (!tf)
+		return false;
+	f->offset = tf->offset;
+	f->size = tf->size;
+	return true;
+}
+
+static int decoder_init(struct flight_watch *w, struct strbuf *err)
+{
+	struct watch_decode *d = calloc(1, sizeof(*d));
+	struct tep_event *sw, *wk;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!d)
+		return -ENOMEM;
+	w->dec = d;
+	d->tep = tep_alloc();
+	d->kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
+	if (!d->tep || !d->kbuf)
+		return -ENOMEM;
+	tep_set_long_size(d->tep, (int)sizeof(long));
+	tep_set_page_size(d->tep, getpagesize());
+	sw = load_format(d, "sched_switch");
+	wk = load_format(d, "sched_wakeup");
+	if (!find_field(sw, "next_pid", &d->next_pid) || !find_field(sw, "next_comm", &d->next_comm) ||
+	    !find_field(sw, "prev_pid", &d->prev_pid) || !find_field(wk, "pid", &d->pid)) {
+		strbuf_addf(err, "%s: cannot read the formats of sched_switch and sched_wakeup", FLAG);
+		return -ENOENT;
+	}
+	d->switch_id = sw->id;
+	d->wakeup_id = wk->id;
+	/* a read of trace_pipe_raw is one sub-buffer: a page unless buffer_subbuf_size_kb says */
+	d->page_size = (size_t)getpagesize();
+	if (!tfs_inst_read(w->inst, "buffer_subbuf_size_kb", &sb) && atoi(strbuf_str(&sb)) > 0)
+		d->page_size = (size_t)atoi(strbuf_str(&sb)) * 1024;
+	strbuf_release(&sb);
+	d->page = malloc(d->page_size);
+	return d->page ? 0 : -ENOMEM;
+}
+
+static int open_raw(struct flight_watch *w, struct strbuf *err)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	int cpu, ret = decoder_init(w, err);
+
+	for (cpu = 0; !ret && cpu < cpus && w->nr_fds < 64; cpu++) {
+		struct strbuf rel = STRBUF_INIT, path = STRBUF_INIT;
+		int fd = -1;
+
+		strbuf_addf(&rel, "per_cpu/cpu%d/trace_pipe_raw", cpu);
+		if (!tfs_path(&path, w->inst, strbuf_str(&rel)))
+			fd = open(strbuf_str(&path), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0 && errno != ENOENT) {
+			ret = -errno;
+			strbuf_addf(err, "cannot open %s: %s", strbuf_str(&path), strerror(errno));
+		}
+		if (fd >= 0)
+			w->fds[w->nr_fds++] = fd;
+		strbuf_release(&rel);
+		strbuf_release(&path);
+	}
+	return ret;
+}
+
 int flight_watch_arm(struct flight_watch *w, struct strbuf *err)
 {
-	struct strbuf path = STRBUF_INIT;
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 
 	if (!w->latency && !w->lost)
@@ -157,12 +267,7 @@ int flight_watch_arm(struct flight_watch *w, struct strbuf *err)
 	}
 	if (!w->latency)
 		return 0;
-	if (!tfs_path(&path, w->inst, "trace_pipe"))
-		w->pipe_fd = open(strbuf_str(&path), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (w->pipe_fd < 0)
-		strbuf_addf(err, "cannot open %s: %s", strbuf_str(&path), strerror(errno));
-	strbuf_release(&path);
-	return w->pipe_fd < 0 ? -errno : 0;
+	return open_raw(w, err);
 }
 
 int flight_watch_tick_ms(const struct flight_watch *w)
@@ -185,78 +290,90 @@ static void fire(struct flight_watch *w)
 		return;
 }
 
-/* "  comm-pid [cpu] flags 123.456789: EVENT: fields": the timestamp in ns before ": EVENT: " */
-static bool stamp(const char *line, const char *at, long long *ns)
+static int number(const struct watch_decode *d, const char *data, const struct field *f)
 {
-	const char *p = at, *dot;
-	long long sec, frac = 0, scale = 1000000000LL;
+	return (int)tep_read_number(d->tep, data + f->offset, f->size);
+}
 
-	while (p > line && p[-1] != ' ')
-		p--;
-	sec = strtoll(p, (char **)&dot, 10);
-	if (dot == p || *dot != '.')
-		return false;
-	for (dot++; dot < at && *dot >= '0' && *dot <= '9'; dot++) {
-		scale /= 10;
-		frac += (*dot - '0') * scale;
+/* The events of one page of a CPU, appended to the tick's list. */
+static void page_events(struct watch_decode *d)
+{
+	unsigned long long ts;
+	const char *data;
+
+	if (kbuffer_load_subbuffer(d->kbuf, d->page) < 0)
+		return;
+	for (data = kbuffer_read_event(d->kbuf, &ts); data;
+	     data = kbuffer_next_event(d->kbuf, &ts)) {
+		int type = (int)tep_read_number(d->tep, data, 2);
+		struct watch_event *e;
+
+		if (type != d->switch_id && type != d->wakeup_id)
+			continue;
+		if (array_grow(&d->events, &d->alloc, d->nr + 1, sizeof(*d->events)))
+			return;
+		e = &d->events[d->nr];
+		memset(e, 0, sizeof(*e));
+		e->ts = ts;
+		e->seq = (int)d->nr++;
+		e->wakeup = type == d->wakeup_id;
+		if (e->wakeup) {
+			e->pid = number(d, data, &d->pid);
+			continue;
+		}
+		e->pid = number(d, data, &d->next_pid);
+		e->prev = number(d, data, &d->prev_pid);
+		memcpy(e->comm, data + d->next_comm.offset,
+		       d->next_comm.size < 15 ? (size_t)d->next_comm.size : 15);
 	}
-	*ns = sec * 1000000000LL + frac;
-	return true;
 }
 
-static int field_pid(const char *fields, const char *key)
+static int by_time(const void *a, const void *b)
 {
-	const char *p = strstr(fields, key);
+	const struct watch_event *x = a, *y = b;
 
-	return p ? atoi(p + strlen(key)) : -1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq - y->seq;
 }
 
-static void one_line(struct flight_watch *w, const char *line)
+static void one_event(struct flight_watch *w, const struct watch_event *ev)
 {
-	const char *at;
 	struct woken *e;
-	long long ts;
-	int pid;
 
-	if ((at = strstr(line, ": sched_wakeup: "))) {
-		pid = field_pid(at, " pid=");
-		if (pid > 0 && stamp(line, at, &ts) && (e = pid_table_get(&w->woken, pid)))
-			e->ts = ts;
+	if (ev->wakeup) {
+		if (ev->pid > 0 && (e = pid_table_get(&w->woken, ev->pid)))
+			e->ts = (long long)ev->ts;
 		return;
 	}
-	at = strstr(line, ": sched_switch: ");
-	if (!at || (pid = field_pid(at, " next_pid=")) <= 0 ||
-	    !(e = pid_table_find(&w->woken, pid)))
+	/* a task that switches out has run: no wait of it is pending (nor a late wake-up) */
+	if (ev->prev > 0 && (e = pid_table_find(&w->woken, ev->prev)))
+		pid_table_remove(&w->woken, e);
+	if (ev->pid <= 0 || !(e = pid_table_find(&w->woken, ev->pid)))
 		return;
-	if (stamp(line, at, &ts) && ts - e->ts > w->threshold_ns && !w->why.len) {
-		const char *comm = strstr(at, "next_comm=");
-		int len = comm ? (int)strcspn(comm + 10, " ") : 0;
-
-		strbuf_addf(&w->why, "%s: pid %d (%.*s) waited %.3f ms", w->latency, pid, len,
-			    comm ? comm + 10 : "", (double)(ts - e->ts) / 1e6);
+	if ((long long)ev->ts - e->ts > w->threshold_ns && !w->why.len) {
+		strbuf_addf(&w->why, "%s: pid %d (%s) waited %.3f ms", w->latency, ev->pid,
+			    ev->comm, (double)((long long)ev->ts - e->ts) / 1e6);
 		fire(w);
 	}
 	pid_table_remove(&w->woken, e);
 }
 
-/* Everything trace_pipe holds now, line by line (a cut line kept for the next read). */
-static void read_pipe(struct flight_watch *w)
+/* Every CPU's pages read now, then their events in time order (a wake-up on one CPU, the
+ * switch on another). */
+static void read_raw(struct flight_watch *w)
 {
-	char buf[16384];
-	ssize_t n;
-	int rounds;
+	struct watch_decode *d = w->dec;
+	size_t i;
+	int cpu, n;
 
-	for (rounds = 0; rounds < 4096 && (n = read(w->pipe_fd, buf, sizeof(buf))) > 0; rounds++) {
-		const char *p = buf, *end = buf + n, *nl;
-
-		while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
-			strbuf_add(&w->line, p, (size_t)(nl - p));
-			one_line(w, strbuf_str(&w->line));
-			strbuf_reset(&w->line);
-			p = nl + 1;
-		}
-		strbuf_add(&w->line, p, (size_t)(end - p));
-	}
+	d->nr = 0;
+	for (cpu = 0; cpu < w->nr_fds; cpu++)
+		for (n = 0; n < 4096 && read(w->fds[cpu], d->page, d->page_size) > 0; n++)
+			page_events(d);
+	qsort(d->events, d->nr, sizeof(*d->events), by_time);
+	for (i = 0; i < d->nr; i++)
+		one_event(w, &d->events[i]);
 }
 
 static void check_lost(struct flight_watch *w)
@@ -288,8 +405,8 @@ void flight_watch_tick(void *ctx, bool timeout)
 	struct flight_watch *w = ctx;
 
 	(void)timeout;
-	if (w->pipe_fd >= 0)
-		read_pipe(w);
+	if (w->dec && w->nr_fds)
+		read_raw(w);
 	if (w->lost && w->counts)
 		check_lost(w);
 }
@@ -303,9 +420,11 @@ bool flight_watch_fired(struct flight_watch *w)
 
 void flight_watch_close(struct flight_watch *w)
 {
-	if (w->pipe_fd >= 0)
-		close(w->pipe_fd);
-	w->pipe_fd = -1;
+	int i;
+
+	for (i = 0; i < w->nr_fds; i++)
+		close(w->fds[i]);
+	w->nr_fds = 0;
 }
 
 void flight_watch_release(struct flight_watch *w)
@@ -313,10 +432,18 @@ void flight_watch_release(struct flight_watch *w)
 	flight_watch_close(w);
 	if (w->event_fd >= 0)
 		close(w->event_fd);
+	if (w->dec) {
+		if (w->dec->kbuf)
+			kbuffer_free(w->dec->kbuf);
+		if (w->dec->tep)
+			tep_free(w->dec->tep);
+		free(w->dec->page);
+		free(w->dec->events);
+		free(w->dec);
+	}
 	pid_table_release(&w->woken);
-	strbuf_release(&w->line);
 	strbuf_release(&w->why);
 	free(w->counts);
 	memset(w, 0, sizeof(*w));
-	w->pipe_fd = w->event_fd = -1;
+	w->event_fd = -1;
 }

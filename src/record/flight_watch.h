@@ -9,9 +9,10 @@
  *
  * --save-on-latency wakeup>5ms (or wakeup_rt: real-time tasks only): a private instance
  * (ktrace-flight-lat-PID, in the plan, removed on undo) holding sched_wakeup and sched_switch;
- * every 100 ms ktrace reads its trace_pipe (all CPUs in time order), notes when each pid was
- * woken and, at that pid's next switch-in, saves when the time between is over the threshold:
- * the wakeup tracer's measure (sched_wakeup to the switch to the task), without the tracer.
+ * every 100 ms ktrace reads its trace_pipe_raw pages (every CPU, then the events in time
+ * order), notes when each pid was woken and, at that pid's next switch-in, saves when the time
+ * between is over the threshold: the wakeup tracer's measure (sched_wakeup to the switch to
+ * the task), without the tracer.
  *
  * --save-on-lost: every second ktrace reads per_cpu/cpuN/stats of the recorded instances and
  * saves when "commit overrun" or "dropped events" grew: events the kernel could not store, a
@@ -25,6 +26,7 @@
 #include "ktrace/strbuf.h"
 
 struct plan;
+struct watch_decode;
 
 struct flight_watch {
 	/* --save-on-latency */
@@ -32,9 +34,10 @@ struct flight_watch {
 	bool rt_only;			/* wakeup_rt */
 	long long threshold_ns;
 	char inst[64];			/* the sched watcher instance, "" without */
-	int pipe_fd;			/* its trace_pipe */
+	int fds[64];			/* its per_cpu/cpuN/trace_pipe_raw */
+	int nr_fds;
+	struct watch_decode *dec;	/* the two formats, the page parser, a tick's events */
 	struct pid_table woken;		/* pid -> when it was woken (ns) */
-	struct strbuf line;		/* a line cut by the end of a read */
 	/* --save-on-lost */
 	bool lost;
 	const char *const *names;	/* the recorded instances */
@@ -53,7 +56,7 @@ int flight_watch_check(const char *latency);
 /* Adds the latency watcher to the plan (before the plan is applied). */
 int flight_watch_plan(struct flight_watch *w, struct plan *plan, const char *latency, bool lost,
 		      const char *const *names, int nr_names);
-/* After the plan is applied: opens trace_pipe, reads the first counts, the eventfd. */
+/* After the plan is applied: opens trace_pipe_raw, reads the first counts, the eventfd. */
 int flight_watch_arm(struct flight_watch *w, struct strbuf *err);
 /* The session wait's tick (ms, -1 without a trigger of these) and its fd (-1 without). */
 int flight_watch_tick_ms(const struct flight_watch *w);
@@ -62,7 +65,7 @@ int flight_watch_fd(const struct flight_watch *w);
 void flight_watch_tick(void *ctx, bool timeout);
 /* After a watched wake-up: true (and the eventfd read) when it was one of these triggers. */
 bool flight_watch_fired(struct flight_watch *w);
-/* Closes trace_pipe (before undo removes its instance). */
+/* Closes trace_pipe_raw (before undo removes its instance). */
 void flight_watch_close(struct flight_watch *w);
 void flight_watch_release(struct flight_watch *w);
 
