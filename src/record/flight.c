@@ -12,6 +12,7 @@
 #include "flight.h"
 #include "flight_save.h"
 #include "flight_trigger.h"
+#include "flight_watch.h"
 #include "ktrace/flight_lock.h"
 #include "ktrace/plan.h"
 #include "ktrace/session.h"
@@ -26,6 +27,8 @@ struct flight {
 	struct trace_session *trace;
 	struct flight_saver saver;
 	struct flight_trigger trigger;
+	struct flight_watch watch;
+	struct pollfd fds[FLIGHT_MAX_WATCH_FDS + 1];	/* the trigger's, then the watch's */
 	const char **names;		/* the recorded instances (NULL: top), not the watcher */
 	int nr_names;
 	int *lock_fds;
@@ -55,6 +58,12 @@ int flight_option(struct flight_args *fa, int id, const char *arg)
 		return 0;
 	case FLIGHT_OPT_SAVE_ON:
 		fa->save_on = arg;
+		return 0;
+	case FLIGHT_OPT_LATENCY:
+		fa->save_on_latency = arg;
+		return 0;
+	case FLIGHT_OPT_LOST:
+		fa->save_on_lost = true;
 		return 0;
 	case FLIGHT_OPT_MAX_SAVES:
 		return parse_count("--max-saves", arg, &fa->max_saves);
@@ -89,6 +98,10 @@ static const char *first_flight_flag(const struct flight_args *fa)
 		return "--keep";
 	if (fa->save_on)
 		return "--save-on";
+	if (fa->save_on_latency)
+		return "--save-on-latency";
+	if (fa->save_on_lost)
+		return "--save-on-lost";
 	if (fa->max_saves)
 		return "--max-saves";
 	return fa->interval_set ? "--save-interval" : NULL;
@@ -122,7 +135,7 @@ int flight_check(const struct flight_args *fa, const struct plan *plan)
 		if (plan->instances[i].buffer_kb)
 			return kt_option_error("record", "--keep", fa->keep,
 					       "and -b both size the buffers: give one");
-	return flight_trigger_check(fa->save_on);
+	return flight_trigger_check(fa->save_on) ?: flight_watch_check(fa->save_on_latency);
 }
 
 static void drop_locks(struct flight *f)
@@ -194,10 +207,12 @@ static void announce(struct flight *f)
 	for (i = 0; i < f->nr_names; i++)
 		fprintf(stderr, "%s %d KB per CPU in %s", i ? "," : "", buffer_kb_of(f->names[i]),
 			f->names[i] ? f->names[i] : "the top instance");
-	fprintf(stderr, "; %s%s%s. Save with 'ktrace save' or 'kill -USR1 %d'\n",
+	fprintf(stderr, "; %s%s%s%s%s%s. Save with 'ktrace save' or 'kill -USR1 %d'\n",
 		f->saver.snapshot ? "saves swap the snapshot buffer" : "saves read while tracing",
 		f->args->save_on ? ", and on " : "", f->args->save_on ? f->args->save_on : "",
-		(int)getpid());
+		f->args->save_on_latency ? ", and on latency " : "",
+		f->args->save_on_latency ? f->args->save_on_latency : "",
+		f->args->save_on_lost ? ", and on lost events" : "", (int)getpid());
 }
 
 static void reply(pid_t to, int value)
@@ -255,13 +270,62 @@ static bool done(const struct flight *f)
 	return f->args->max_saves && f->saver.nr_saves >= f->args->max_saves;
 }
 
+/* The trigger's fds, then the watch's eventfd: any of them ends a wait. */
+static int watch_fds(struct flight *f)
+{
+	struct pollfd *tfds;
+	int n = flight_trigger_pollfds(&f->trigger, &tfds), i;
+
+	for (i = 0; i < n; i++)
+		f->fds[i] = tfds[i];
+	if (flight_watch_fd(&f->watch) >= 0) {
+		f->fds[n].fd = flight_watch_fd(&f->watch);
+		f->fds[n++].events = POLLIN;
+	}
+	return n;
+}
+
+static bool trigger_woke(const struct flight *f, int nr_trigger)
+{
+	int i;
+
+	for (i = 0; i < nr_trigger; i++)
+		if (f->fds[i].revents)
+			return true;
+	return false;
+}
+
+static void watched(struct flight *f, int nr_trigger)
+{
+	if (flight_watch_fired(&f->watch)) {
+		save(f, strbuf_str(&f->watch.why), false, false);
+		strbuf_reset(&f->watch.why);
+	}
+	if (trigger_woke(f, nr_trigger)) {
+		bool swapped = flight_trigger_fired(&f->trigger);
+
+		save(f, f->args->save_on, swapped, false);
+		if (flight_trigger_rearm(&f->trigger, &f->err))
+			fprintf(stderr, "ktrace record: %s\n", strbuf_str(&f->err));
+	}
+	for (nr_trigger = 0; nr_trigger < FLIGHT_MAX_WATCH_FDS + 1; nr_trigger++)
+		f->fds[nr_trigger].revents = 0;
+}
+
 /* Until a stop signal, the command's end, every -P process's end, or --max-saves. */
 static void wait_for_triggers(struct flight *f)
 {
-	struct session_wait w = { .tick_ms = -1, .watch_keeps_command = true };
-	int ret;
+	struct session_wait w = { .tick_ms = flight_watch_tick_ms(&f->watch),
+				  .watch_keeps_command = true };
+	struct pollfd *tfds;
+	int ret, nr_trigger = flight_trigger_pollfds(&f->trigger, &tfds);
 
-	w.nr_watch = flight_trigger_pollfds(&f->trigger, &w.watch);
+	w.nr_watch = watch_fds(f);
+	w.watch = f->fds;
+	if (w.tick_ms > 0) {
+		w.tick = flight_watch_tick;
+		w.ctx = &f->watch;
+	}
 	while (!done(f)) {
 		switch (trace_session_wait(f->trace, &w)) {
 		case SESSION_END_SAVE:
@@ -270,14 +334,9 @@ static void wait_for_triggers(struct flight *f)
 			if (f->trace->save_queued)
 				reply(f->trace->save_from, ret ? ret : f->saver.nr_saves);
 			break;
-		case SESSION_END_WATCHED: {
-			bool swapped = flight_trigger_fired(&f->trigger);
-
-			save(f, f->args->save_on, swapped, false);
-			if (flight_trigger_rearm(&f->trigger, &f->err))
-				fprintf(stderr, "ktrace record: %s\n", strbuf_str(&f->err));
+		case SESSION_END_WATCHED:
+			watched(f, nr_trigger);
 			break;
-		}
 		case SESSION_END_COMMAND:
 			if (command_failed(f->trace))
 				save(f, "the command failed", false, true);
@@ -286,6 +345,40 @@ static void wait_for_triggers(struct flight *f)
 			return;
 		}
 	}
+}
+
+/*
+ * ktrace's own events stay out of the trace: its pid in set_event_notrace_pid and event-fork on,
+ * so the reader threads of every save (started later) are left out from their fork. The kernel
+ * still keeps a sched_switch between one of them and a traced task (it drops a switch only when
+ * both tasks are excluded). With a pid filter they are out already.
+ */
+static int exclude_self(struct flight *f)
+{
+	struct strbuf path = STRBUF_INIT;
+	pid_t self = getpid();
+	int i, ret = 0;
+
+	if (f->plan->filter_command || f->plan->nr_pids)
+		return 0;
+	for (i = 0; !ret && i < f->plan->nr_instances; i++) {
+		if (!plan_instance_in_use(f->plan, i))
+			continue;
+		strbuf_reset(&path);
+		ret = tfs_path(&path, f->plan->instances[i].name, "options/event-fork");
+		if (ret || access(strbuf_str(&path), F_OK))
+			continue;
+		ret = tfs_undo_save_file(f->trace->undo, strbuf_str(&path));
+		if (!ret)
+			ret = tfs_write(strbuf_str(&path), "1", 1, true);
+		if (ret)
+			strbuf_addf(&f->err, "cannot write 1 to %s: %s", strbuf_str(&path),
+				    tfs_cause(ret));
+	}
+	strbuf_release(&path);
+	if (!ret)
+		trace_session_exclude(f->trace, &self, 1);
+	return ret;
 }
 
 static int arm(struct flight *f)
@@ -300,6 +393,9 @@ static int arm(struct flight *f)
 	if (!ret)
 		ret = flight_trigger_plan(&f->trigger, f->plan, f->args->save_on, f->names,
 					  f->nr_names, f->saver.snapshot);
+	if (!ret)
+		ret = flight_watch_plan(&f->watch, f->plan, f->args->save_on_latency,
+					f->args->save_on_lost, f->names, f->nr_names);
 	if (ret)
 		return ret;
 	f->trace->save_signal = true;
@@ -310,6 +406,10 @@ static int arm(struct flight *f)
 		ret = flight_saver_arm(&f->saver, f->trace->undo, &f->err);
 	if (!ret)
 		ret = flight_trigger_arm(&f->trigger, f->trace->undo, &f->err);
+	if (!ret)
+		ret = flight_watch_arm(&f->watch, &f->err);
+	if (!ret)
+		ret = exclude_self(f);
 	if (!ret)
 		ret = trace_session_go(f->trace, &f->err);
 	if (!ret && secs)
@@ -323,6 +423,7 @@ int flight_run(struct plan *plan, const struct flight_args *fa, struct trace_ses
 	int ret, restored;
 
 	flight_trigger_init(&f.trigger);
+	flight_watch_init(&f.watch);
 	f.nr_names = record_instance_names(plan, -1, &f.names);
 	ret = f.nr_names < 0 ? f.nr_names : take_locks(&f);
 	if (!ret)
@@ -339,11 +440,13 @@ int flight_run(struct plan *plan, const struct flight_args *fa, struct trace_ses
 	strbuf_reset(&f.err);
 	trace_session_stop(trace);
 	flight_trigger_close(&f.trigger);
+	flight_watch_close(&f.watch);
 	restored = trace_session_end(trace, false, &f.err);
 	if (restored)
 		fprintf(stderr, "ktrace record: %s\n", strbuf_str(&f.err));
 	drop_locks(&f);
 	flight_trigger_release(&f.trigger);
+	flight_watch_release(&f.watch);
 	flight_saver_release(&f.saver);
 	free(f.names);
 	strbuf_release(&f.err);

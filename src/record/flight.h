@@ -26,6 +26,8 @@ struct flight_args {
 	bool armed;		/* --flight-recorder / -W */
 	const char *keep;	/* --keep SECONDS|MB: sizes the buffers */
 	const char *save_on;	/* --save-on 'EVENT: FILTER' */
+	const char *save_on_latency;	/* --save-on-latency KIND>DURATION */
+	bool save_on_lost;	/* --save-on-lost */
 	int max_saves;		/* --max-saves N: disarm after N saves, 0 = no bound */
 	int interval_ms;	/* --save-interval MS: the shortest time between two saves */
 	bool interval_set;	/* --save-interval given (else 1000) */
@@ -37,6 +39,8 @@ enum flight_option_id {
 	FLIGHT_OPT_SAVE_ON,
 	FLIGHT_OPT_MAX_SAVES,
 	FLIGHT_OPT_INTERVAL,
+	FLIGHT_OPT_LATENCY,
+	FLIGHT_OPT_LOST,
 };
 
 #define FLIGHT_OPTIONS \
@@ -49,7 +53,11 @@ enum flight_option_id {
 	KT_OPT(FLIGHT_OPT_MAX_SAVES, "max-saves", KT_ARG_REQUIRED, "N", \
 	       "with -W: disarm after N saves"), \
 	KT_OPT(FLIGHT_OPT_INTERVAL, "save-interval", KT_ARG_REQUIRED, "MS", \
-	       "with -W: skip a trigger less than MS after the last save (1000)"),
+	       "with -W: skip a trigger less than MS after the last save (1000)"), \
+	KT_OPT(FLIGHT_OPT_LATENCY, "save-on-latency", KT_ARG_REQUIRED, "KIND>DURATION", \
+	       "with -W: save when a wake-up waits longer (wakeup>5ms, wakeup_rt>100us)"), \
+	KT_OPT(FLIGHT_OPT_LOST, "save-on-lost", KT_ARG_NONE, NULL, \
+	       "with -W: save when the kernel drops events (commit overrun, dropped events)"),
 
 /* record's parse callback for the rows above (plan_command.option): 0, -EINVAL or 1. */
 int flight_option(struct flight_args *fa, int id, const char *arg);

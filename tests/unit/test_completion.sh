@@ -35,7 +35,7 @@ help_table()
 		n = 0; arg = ""
 		for (i = 1; i <= nf; i++) {
 			if (t[i] !~ /^-/) {
-				if (!wide || t[i] ~ /^[A-Z][A-Z0-9_:=.\[\]-]*$/)
+				if (!wide || t[i] ~ /^[A-Z][A-Z0-9_:=.>\[\]-]*$/)
 					arg = t[i]
 				break
 			}
@@ -48,7 +48,7 @@ help_table()
 			}
 			flags[++n] = f
 			if (t[i] !~ /,$/) {
-				if (arg == "" && i < nf && (!wide || t[i + 1] ~ /^[A-Z][A-Z0-9_:=.\[\]-]*$/))
+				if (arg == "" && i < nf && (!wide || t[i + 1] ~ /^[A-Z][A-Z0-9_:=.>\[\]-]*$/))
 					arg = t[i + 1]
 				break
 			}

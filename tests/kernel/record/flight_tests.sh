@@ -24,7 +24,8 @@ fail() {
 state() {
 	local f
 	for f in tracing_on current_tracer set_event buffer_size_kb buffer_percent \
-		 set_event_notrace_pid events/sched/sched_switch/enable \
+		 set_event_notrace_pid options/event-fork options/overwrite \
+		 events/sched/sched_switch/enable events/sched/sched_wakeup/enable \
 		 events/sched/sched_process_exit/enable events/sched/sched_process_exit/filter \
 		 events/sched/sched_process_exit/trigger; do
 		printf '%s: ' "$f"
@@ -37,7 +38,7 @@ state() {
 
 # OPTIONS...: a recorder in the background, once it says it is armed
 arm() {
-	"$K" record -W "$@" > "$W/rec.out" 2> "$W/rec.err" &
+	"${ARM_K:-$K}" record -W "$@" > "$W/rec.out" 2> "$W/rec.err" &
 	REC_PID=$!
 	for _ in $(seq 100); do
 		grep -q 'flight recorder armed' "$W/rec.err" && return 0
@@ -166,7 +167,8 @@ case_killed() {
 	local before after
 	before=$(state)
 	arm -e sched:sched_switch -o "$W/fl.dat" -b 64 \
-		--save-on 'sched:sched_process_exit: comm == "flrare"'
+		--save-on 'sched:sched_process_exit: comm == "flrare"' --save-on-latency 'wakeup_rt>1s'
+	[ "$(cat "$T/options/event-fork")" = 1 ] || fail "event-fork is not on while armed"
 	kill -KILL "$REC_PID"
 	wait "$REC_PID" 2>/dev/null
 	REC_PID=
@@ -186,7 +188,10 @@ case_refusals() {
 	for args in "--keep 5" "--save-on x" "-W --keep 5q -e sched:sched_switch" \
 		    "-W -b 64 --keep 10MB -e sched:sched_switch" "-W -N localhost:1 -e sched:sched_switch" \
 		    "-W -m 100 -e sched:sched_switch" "-W --save-on sched* -e sched:sched_switch" \
-		    "-W --max-saves x -e sched:sched_switch"; do
+		    "-W --max-saves x -e sched:sched_switch" "--save-on-lost" \
+		    "-W --save-on-latency wakeup>5q -e sched:sched_switch" \
+		    "-W --save-on-latency irqsoff>5ms -e sched:sched_switch" \
+		    "-W --save-on-latency wakeup -e sched:sched_switch"; do
 		# shellcheck disable=SC2086
 		out=$("$K" record $args 2>&1 </dev/null) && fail "record $args succeeded"
 		[ "$(echo "$out" | grep -c .)" = 1 ] || fail "record $args: not one line: $out"
@@ -196,6 +201,92 @@ case_refusals() {
 	after=$(state)
 	[ "$before" = "$after" ] || fail "tracefs changed: $(diff <(echo "$before") <(echo "$after"))"
 	echo "ok: refusals"
+}
+
+one_save() {	# the only save, or fail
+	[ "$(saves | grep -c .)" = 1 ] || fail "expected 1 save, got: $(saves | tr '\n' ' ')"
+	saves
+}
+
+# --save-on-latency: a task woken by its timer while a SCHED_FIFO hog keeps its CPU (0) busy
+# waits ~0.5 s; exactly one save, holding its wake-up and its switch-in; nothing before.
+case_latency() {
+	local before after f vic
+	cp /bin/sleep "$W/flvictim"
+	before=$(state)
+	arm -e sched:sched_switch -e sched:sched_wakeup -o "$W/fl.dat" \
+		--save-on-latency 'wakeup>200ms' --save-interval 5000
+	[ -d "$T/instances/ktrace-flight-lat-$REC_PID" ] || fail "no latency watcher instance"
+	sleep 1
+	[ -z "$(saves)" ] || fail "saved before any long wake-up: $(cat "$W/rec.err")"
+	taskset -c 0 "$W/flvictim" 0.3 &
+	vic=$!
+	sleep 0.05
+	timeout 0.8 taskset -c 0 chrt -f 50 sh -c 'while :; do :; done'
+	wait "$vic"
+	sleep 1
+	disarm
+	after=$(state)
+	[ "$before" = "$after" ] || fail "tracefs changed: $(diff <(echo "$before") <(echo "$after"))"
+	f=$(one_save) || exit 1
+	grep -qE "wakeup>200ms: pid [0-9]+ \(.*\) waited [0-9.]+ ms: saved $f" "$W/rec.err" ||
+		fail "the recorder did not say why it saved $f"
+	reports "$f"
+	grep -qE "sched_wakeup: +flvictim:$vic " "$f.kt" || fail "$f lacks the victim's wake-up"
+	grep -qE "sched_switch: .* ==> flvictim:$vic " "$f.kt" || fail "$f lacks its switch-in"
+	echo "ok: latency: one save holding the 0.5 s wake-up of flvictim"
+}
+
+# --save-on-lost: a non-overwriting buffer of 8 KB flooded with marks drops events: one save
+# (--save-interval 10000), the recorder naming the lost events, the first marks in it.
+case_lost() {
+	local before after f i
+	before=$(state)
+	arm -e syscalls:sys_enter_getppid -b 8 -O nooverwrite -o "$W/fl.dat" --save-on-lost \
+		--save-interval 10000
+	sleep 1.5
+	[ -z "$(saves)" ] || fail "saved before any event was lost: $(cat "$W/rec.err")"
+	# a full non-overwriting buffer refuses the write (EBADF): that is the loss
+	for i in $(seq 2000); do echo "lost-$i" 2> /dev/null > "$T/trace_marker"; done
+	for _ in $(seq 50); do [ -n "$(saves)" ] && break; sleep 0.1; done
+	disarm
+	after=$(state)
+	[ "$before" = "$after" ] || fail "tracefs changed: $(diff <(echo "$before") <(echo "$after"))"
+	f=$(one_save) || exit 1
+	grep -qE "lost events: [0-9]+ on CPU [0-9]+ of the top instance: saved $f" "$W/rec.err" ||
+		fail "the recorder did not say it saved $f for lost events"
+	reports "$f"
+	grep -q 'tracing_mark_write: lost-1$' "$f.kt" || fail "$f lacks the first mark"
+	echo "ok: lost: one save when the full buffer dropped events"
+}
+
+# A save's own threads leave no event of their own in the trace (only the sched_switch and
+# sched_wakeup lines of another task that the kernel keeps); the recorder runs as flsaver.
+case_self() {
+	local before after f n
+	cp "$K" "$W/flsaver"
+	before=$(state)
+	ARM_K="$W/flsaver" arm -e sched:sched_switch -e sched:sched_wakeup \
+		-e syscalls:sys_enter_read -e syscalls:sys_enter_write -e syscalls:sys_enter_splice \
+		-e syscalls:sys_enter_openat -e syscalls:sys_enter_mmap -o "$W/fl.dat" --save-interval 0
+	marks one 1 5
+	kill -USR1 "$REC_PID"
+	for _ in $(seq 50); do [ "$(saves | grep -c .)" = 1 ] && break; sleep 0.1; done
+	marks two 1 5
+	kill -USR1 "$REC_PID"
+	for _ in $(seq 50); do [ "$(saves | grep -c .)" = 2 ] && break; sleep 0.1; done
+	disarm
+	after=$(state)
+	[ "$before" = "$after" ] || fail "tracefs changed: $(diff <(echo "$before") <(echo "$after"))"
+	[ "$(saves | grep -c .)" = 2 ] || fail "expected 2 saves: $(saves)"
+	for f in $(saves); do
+		reports "$f"
+		grep -q 'sys_enter_write' "$f.kt" || fail "$f has no sys_enter_write at all"
+		n=$(grep -E '^ *flsaver-[0-9]+ ' "$f.kt" | grep -cvE 'sched_(switch|wakeup):')
+		[ "$n" = 0 ] || fail "$f has $n events of the recorder: $(grep -E '^ *flsaver-[0-9]+ ' \
+			"$f.kt" | grep -vE 'sched_(switch|wakeup):' | head -3)"
+	done
+	echo "ok: self: no event of the recorder or its save threads in 2 saves"
 }
 
 "case_$CASE"
