@@ -92,6 +92,7 @@ static int setup_session(struct record_run *run)
 		run->session.max_bytes = (uint64_t)run->plan->max_kb * 1024;
 	run->session.trace_id = run->guests ? record_guests_trace_id(run->guests) :
 				run->agent_trace_id;
+	run->session.guests = run->guests;
 	if (!ret && run->plan->sleep_us > 0)
 		run->session.wait_ms = run->plan->sleep_us / 1000 ? run->plan->sleep_us / 1000 : 1;
 	if (!ret)
@@ -318,6 +319,21 @@ static int check_something_to_do(const struct plan *plan, bool guests)
 	return -EINVAL;
 }
 
+/* The host's clock goes to the guests: -C of the top instance, else tracefs's current one. */
+static int connect_guests(struct record_run *run)
+{
+	const char *dir = tracefs_tracing_dir();
+	char *current = NULL;
+	const char *clock = run->plan->instances[0].clock;
+	int ret;
+
+	if (!clock && dir)
+		clock = current = meta_selected_clock(dir);
+	ret = record_guests_connect(run->guests, record_output_path(run->plan), clock, &run->err);
+	free(current);
+	return ret;
+}
+
 int record_run_record(struct record_run *run)
 {
 	bool started = false;
@@ -348,7 +364,7 @@ int record_run_record(struct record_run *run)
 	}
 	/* the guests start before tracefs is touched: a refused one leaves it as it was */
 	if (!ret && run->guests)
-		ret = record_guests_connect(run->guests, record_output_path(run->plan), &run->err);
+		ret = connect_guests(run);
 	/* blocked before the file exists: a signal from here on goes through the cleanup */
 	if (!ret)
 		ret = trace_session_begin(&run->trace);

@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include "ktrace/dat_append.h"
+#include "ktrace/dat_format.h"
+#include "ktrace/dat_writer.h"
 #include "ktrace/fdio.h"
 #include "ktrace/net.h"
 #include "ktrace/net_agent.h"
@@ -304,11 +306,34 @@ static int connect_guest(struct record_guests *gs, struct record_guest *g, const
 	return ret;
 }
 
-int record_guests_connect(struct record_guests *gs, const char *output, struct strbuf *err)
+/* trace-cmd's set_tsync_params: "the same clock in all tracing peers" */
+static int prepend_clock(struct record_guest *g, const char *clock)
+{
+	char **argv = calloc((size_t)g->argc + 3, sizeof(*argv));
+	int i;
+
+	if (!argv)
+		return -ENOMEM;
+	argv[0] = strdup("-C");
+	argv[1] = strdup(clock);
+	for (i = 0; i < g->argc; i++)
+		argv[i + 2] = g->argv[i];
+	free(g->argv);
+	g->argv = argv;
+	g->argc += 2;
+	g->has_clock = true;
+	return argv[0] && argv[1] ? 0 : -ENOMEM;
+}
+
+int record_guests_connect(struct record_guests *gs, const char *output, const char *clock,
+			  struct strbuf *err)
 {
 	uint8_t *buf = malloc(NET_MSG_MAX_LEN);
 	int i, ret = buf ? 0 : -ENOMEM;
 
+	for (i = 0; !ret && i < gs->nr; i++)
+		if (clock && !gs->g[i].has_clock)
+			ret = prepend_clock(&gs->g[i], clock);
 	for (i = 0; !ret && i < gs->nr; i++)
 		ret = connect_guest(gs, &gs->g[i], output, buf, err);
 	free(buf);
@@ -391,6 +416,31 @@ int record_guests_finish(struct record_guests *gs, struct strbuf *err)
 	}
 	free(buf);
 	return ret;
+}
+
+int record_guests_write_options(const struct record_guests *gs, struct dat_writer *w)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int32_t cpu, pid = -1, cpus;
+	int i, ret = 0;
+
+	/* host byte order, as trace-cmd's trace_add_guest_info writes it */
+	for (i = 0; !ret && i < gs->nr; i++) {
+		const struct record_guest *g = &gs->g[i];
+
+		strbuf_reset(&sb);
+		cpus = (int32_t)g->cpus;
+		ret = strbuf_add(&sb, g->name, strlen(g->name) + 1) ||
+		      strbuf_add(&sb, &g->trace_id, sizeof(g->trace_id)) ||
+		      strbuf_add(&sb, &cpus, sizeof(cpus)) ? -ENOMEM : 0;
+		for (cpu = 0; !ret && cpu < cpus; cpu++)
+			ret = strbuf_add(&sb, &cpu, sizeof(cpu)) || strbuf_add(&sb, &pid, sizeof(pid)) ?
+			      -ENOMEM : 0;
+		if (!ret)
+			ret = dat_writer_add_option(w, DAT_OPT_GUEST, sb.buf, (uint32_t)sb.len);
+	}
+	strbuf_release(&sb);
+	return ret < 0 ? ret : 0;
 }
 
 void record_guests_summary(const struct record_guests *gs)

@@ -29,6 +29,7 @@ struct record_guest {
 	unsigned int port;
 	char **argv;		/* its options, NULL-terminated (strv) */
 	int argc;
+	bool has_clock;		/* its options have -C */
 	/* the session (record_guest.c) */
 	char *file;		/* trace-NAME.dat */
 	int fd;			/* the file, -1 */
@@ -66,9 +67,14 @@ int record_guests_split(const struct kt_option *table, int argc, char **argv, in
 uint64_t record_guests_trace_id(const struct record_guests *gs);
 /*
  * Connects every guest, sends its request, receives its metadata into its file (named from
- * output) and starts receiving its CPU data. 0 or negative errno (message in err).
+ * output) and starts receiving its CPU data. A guest without -C of its own is sent "-C clock"
+ * first, the host's clock, as trace-cmd does. 0 or negative errno (message in err).
  */
-int record_guests_connect(struct record_guests *gs, const char *output, struct strbuf *err);
+int record_guests_connect(struct record_guests *gs, const char *output, const char *clock,
+			  struct strbuf *err);
+struct dat_writer;
+/* The host file's GUEST option of every guest: name, its trace id, CPU count, (CPU, pid -1). */
+int record_guests_write_options(const struct record_guests *gs, struct dat_writer *w);
 /*
  * Ends every guest's recording (CLOSE, CLOSE_RESP), waits for its data and writes its file.
  * 0 or the first error (message in err); the files of guests that failed are removed.

@@ -207,6 +207,8 @@ static int split(const struct kt_option *table, int argc, char **argv, char **ho
 			/* -B starts a host instance, which ends the guest's options */
 			if (row && row->id == 'B' && argv[i][1] == 'B')
 				cur = NULL;
+			if (cur && row && row->id == 'C')
+				cur->has_clock = true;
 			ret = push_words(cur, host, nr_host, argv + i, n);
 		}
 		i += n;

@@ -71,7 +71,8 @@ wait_agent() {
 # The guest's file reads as the file the agent sent: same events, same text, with both readers.
 same_report() {	# GUEST-FILE ORIGINAL
 	"$K" report -i "$1" > "$W/got.txt" 2> "$W/got.err" || fail "ktrace report $1: $(cat "$W/got.err")"
-	"$K" report -i "$2" > "$W/want.txt" 2>&1 || fail "ktrace report of the original"
+	"$K" report -i "$2" > "$W/want.txt" 2>&1 ||
+		fail "ktrace report of the original: $(tail -3 "$W/want.txt")"
 	[ -s "$W/want.txt" ] || fail "the original has no events"
 	cmp -s "$W/got.txt" "$W/want.txt" ||
 		fail "ktrace report differs: $(diff "$W/want.txt" "$W/got.txt" | head -5)"
@@ -86,32 +87,43 @@ same_report() {	# GUEST-FILE ORIGINAL
 
 # The host records its own trace.dat while the guest's arrives in trace-NAME.dat; the options
 # after -A are the guest's, the command after them the host's.
-record_pair() {	# CORPUS-FILE
-	local before after
+# A guest without -C of its own is sent the host's clock first, as trace-cmd does.
+record_pair() {	# CORPUS-FILE EXPECTED-ARGS GUEST-OPTION...
+	local before after file=$1 want=$2
+	shift 2
 	before=$(snapshot)
-	start_agent "$CORPUS/$1"
+	start_agent "$CORPUS/$file"
 	timeout 120 "$K" record -o "$W/trace.dat" -e sched:sched_switch \
-		-A "@127.0.0.1:$PORT" --name g -e sched_wakeup -p nop -- sleep 0.5 \
+		-A "@127.0.0.1:$PORT" --name g "$@" -- sleep 0.5 \
 		> "$W/rec.out" 2> "$W/rec.err" || fail "record -A failed"
 	wait_agent
 	after=$(snapshot)
 	[ "$before" = "$after" ] || fail "tracefs changed: $(diff <(echo "$before") <(echo "$after"))"
-	[ "$(cat "$W/agent.out")" = "args: -e sched_wakeup -p nop" ] ||
-		fail "the guest got '$(cat "$W/agent.out")', not its own options"
+	[ "$(cat "$W/agent.out")" = "args: $want" ] ||
+		fail "the guest got '$(cat "$W/agent.out")', not '$want'"
+	# the host's file names its guest as trace-cmd's does: name, the guest's trace id, CPUs
+	"$K" dump --options "$W/trace.dat" > "$W/opts.txt" 2>&1 || fail "dump --options"
+	grep -A3 "Option GUEST" "$W/opts.txt" | tr '\n' ' ' | grep -q \
+		"g \[Guest name\] 0x1234ABCD \[trace id\] 2 \[Guest CPUs\]" ||
+		fail "no GUEST option for g: $(grep -A3 GUEST "$W/opts.txt")"
 	[ -f "$W/trace-g.dat" ] || fail "no trace-g.dat: $(ls "$W")"
-	same_report "$W/trace-g.dat" "$CORPUS/$1"
+	same_report "$W/trace-g.dat" "$CORPUS/$file"
 	"$K" report -i "$W/trace.dat" > "$W/host.txt" 2>&1 || fail "the host's file does not read"
 	grep -q "sched_switch:" "$W/host.txt" || fail "the host recorded no sched_switch"
 	grep -q "guest g: .* written to $W/trace-g.dat" "$W/rec.err" || fail "no guest summary"
 	[ -z "$(ls "$W" | grep '\.cpu')" ] || fail "temp files left: $(ls "$W")"
 }
 
+host_clock() {
+	sed 's/.*\[\(.*\)\].*/\1/' "$T/trace_clock"
+}
+
 case_pair_v7() {
-	record_pair sched_zstd.dat
+	record_pair sched_zstd.dat "-C $(host_clock) -e sched_wakeup -p nop" -e sched_wakeup -p nop
 }
 
 case_pair_v6() {
-	record_pair sched_v6.dat
+	record_pair sched_v6.dat "-C global -e sched_wakeup" -C global -e sched_wakeup
 }
 
 # No agent there: one line naming -A, tracefs untouched, no file left behind.
