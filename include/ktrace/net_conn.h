@@ -16,6 +16,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "ktrace/strbuf.h"
@@ -70,6 +71,12 @@ ssize_t net_conn_write(struct net_conn *c, const void *buf, size_t len);
 int net_conn_write_all(struct net_conn *c, const void *buf, size_t len);
 /* Exactly len bytes, on a blocking socket: 0, -ECONNRESET when the peer closes first, or errno. */
 int net_conn_read_all(struct net_conn *c, void *buf, size_t len);
+struct net_msg;
+/*
+ * One whole message of net.h into buf (NET_MSG_MAX_LEN bytes), parsed into msg: 0,
+ * -EMSGSIZE, -EBADMSG/-ENOMSG (net_msg_parse), or net_conn_read_all's errors.
+ */
+int net_conn_recv_msg(struct net_conn *c, uint8_t *buf, struct net_msg *msg);
 /* Bytes TLS has decrypted but not handed out: poll() will not announce them. */
 size_t net_conn_pending(const struct net_conn *c);
 int net_conn_fd(const struct net_conn *c);

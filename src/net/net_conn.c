@@ -12,6 +12,7 @@
 #include <openssl/err.h>
 #include <openssl/x509v3.h>
 
+#include "ktrace/net.h"
 #include "ktrace/net_conn.h"
 #include "net_tls.h"
 
@@ -269,6 +270,22 @@ int net_conn_read_all(struct net_conn *c, void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+int net_conn_recv_msg(struct net_conn *c, uint8_t *buf, struct net_msg *msg)
+{
+	uint32_t size;
+	int ret = net_conn_read_all(c, buf, NET_MSG_HDR_LEN);
+
+	if (ret)
+		return ret;
+	size = (uint32_t)buf[0] << 24 | (uint32_t)buf[1] << 16 | (uint32_t)buf[2] << 8 | buf[3];
+	if (size < NET_MSG_HDR_LEN || size > NET_MSG_MAX_LEN)
+		return -EMSGSIZE;
+	ret = net_conn_read_all(c, buf + NET_MSG_HDR_LEN, size - NET_MSG_HDR_LEN);
+	if (!ret)
+		ret = net_msg_parse(buf, size, msg);
+	return ret < 0 ? ret : 0;
 }
 
 size_t net_conn_pending(const struct net_conn *c)

@@ -90,7 +90,9 @@ static int setup_session(struct record_run *run)
 				       run->plan->file_version, run->plan->compression);
 	if (!ret)
 		run->session.max_bytes = (uint64_t)run->plan->max_kb * 1024;
-	run->session.trace_id = run->agent_trace_id;
+	run->session.trace_id = run->guests ? record_guests_trace_id(run->guests) :
+				run->agent_trace_id;
+	run->session.guests = run->guests;
 	if (!ret && run->plan->sleep_us > 0)
 		run->session.wait_ms = run->plan->sleep_us / 1000 ? run->plan->sleep_us / 1000 : 1;
 	if (!ret)
@@ -303,10 +305,13 @@ static struct net_tls_opts tls_opts(const struct plan *plan)
 }
 
 /* As trace-cmd: a recording with neither events nor a tracer would only hold metadata. */
-static int check_something_to_do(const struct plan *plan)
+static int check_something_to_do(const struct plan *plan, bool guests)
 {
 	int i;
 
+	/* with -A the host's own buffer is recorded alongside, whatever it holds (trace-cmd) */
+	if (guests)
+		return 0;
 	for (i = 0; i < plan->nr_instances; i++)
 		if (plan_instance_active(&plan->instances[i]))
 			return 0;
@@ -314,14 +319,33 @@ static int check_something_to_do(const struct plan *plan)
 	return -EINVAL;
 }
 
+/* The host's clock goes to the guests: -C of the top instance, else tracefs's current one. */
+static int connect_guests(struct record_run *run)
+{
+	const char *dir = tracefs_tracing_dir();
+	char *current = NULL;
+	const char *clock = run->plan->instances[0].clock;
+	int ret;
+
+	if (!clock && dir)
+		clock = current = meta_selected_clock(dir);
+	ret = record_guests_connect(run->guests, record_output_path(run->plan), clock, &run->err);
+	free(current);
+	return ret;
+}
+
 int record_run_record(struct record_run *run)
 {
 	bool started = false;
-	int ret, restored;
+	int ret, restored, guests = 0;
 
 	ret = flight_check(&run->flight, run->plan);
 	if (!ret)
-		ret = check_something_to_do(run->plan);
+		ret = check_something_to_do(run->plan, run->guests);
+	if (!ret && run->guests && (run->plan->net_target || run->latency >= 0))
+		ret = kt_option_error(run->cmd, "-A", NULL, run->plan->net_target ?
+				      "and -N: the guests' files are written here" :
+				      "and a latency tracer: not recorded together");
 	if (!ret)
 		ret = plan_check_latency(run->plan);
 	if (ret)
@@ -338,6 +362,9 @@ int record_run_record(struct record_run *run)
 			ret = record_net_connect(run->plan->net_target, run->plan->net_udp,
 						 &tls, ret, &run->net, &run->err);
 	}
+	/* the guests start before tracefs is touched: a refused one leaves it as it was */
+	if (!ret && run->guests)
+		ret = connect_guests(run);
 	/* blocked before the file exists: a signal from here on goes through the cleanup */
 	if (!ret)
 		ret = trace_session_begin(&run->trace);
@@ -357,6 +384,9 @@ int record_run_record(struct record_run *run)
 		int r = stop_and_write(run, !ret);
 
 		ret = ret ? ret : r;
+		/* a guest that failed loses its file, not the host's */
+		if (!ret && run->guests)
+			guests = record_guests_finish(run->guests, &run->err);
 	}
 	record_session_close(&run->session);
 	record_net_free(run->net);
@@ -370,8 +400,10 @@ int record_run_record(struct record_run *run)
 		fprintf(stderr, "ktrace %s: %s\n", run->cmd, strbuf_str(&run->err));
 	if (!ret)
 		print_summary(run);
+	if (!ret && !guests && run->guests && !run->plan->quiet)
+		record_guests_summary(run->guests);
 	/* the recording is kept: tracefs not put back fails the command, not the file */
-	return ret ? ret : restored;
+	return ret ? ret : guests ? guests : restored;
 }
 
 /* the fields a run starts with (the agent's are set before: nothing is cleared here) */
@@ -426,11 +458,20 @@ static const struct kt_option record_options[] = {
 	PLAN_PROFILE_OPTIONS
 	PLAN_NET_TLS_OPTIONS
 	FLIGHT_OPTIONS
+	KT_OPT('A', NULL, KT_ARG_REQUIRED, "GUEST",
+	       "record GUEST's agent too (NAME@CID[:PORT], HOST:PORT, @HOST:PORT); the options "
+	       "after it, up to -B or -A, are the guest's"),
+	KT_OPT(RECORD_OPT_GUEST_NAME, "name", KT_ARG_REQUIRED, "NAME",
+	       "after -A: the guest's name (its file is trace-NAME.dat)"),
 	{ 0 },
 };
 
 static int record_option(void *own, int id, const char *arg)
 {
+	/* -A and --name are taken out before parsing (record_guest.h) */
+	if (id == 'A' || id == RECORD_OPT_GUEST_NAME)
+		return kt_option_error("record", id == 'A' ? "-A" : "--name", arg,
+				       "is not allowed here");
 	return flight_option(own, id, arg);
 }
 
@@ -449,10 +490,20 @@ const struct plan_command plan_cmd_record = {
 
 int cmd_record(int argc, char **argv)
 {
+	struct record_guests *guests = NULL;
 	struct record_run run;
+	char **host_argv = NULL;
+	int host_argc, ret;
 
 	memset(&run, 0, sizeof(run));
-	return record_run_prepared(&run, &plan_cmd_record, argc, argv, record_run_record,
-				   offsetof(struct record_run, flight));
+	ret = record_guests_split(record_options, argc, argv, &host_argc, &host_argv, &guests);
+	if (ret)
+		return ret;
+	run.guests = guests;
+	ret = record_run_prepared(&run, &plan_cmd_record, host_argc, host_argv, record_run_record,
+				  offsetof(struct record_run, flight));
+	record_guests_free(guests);
+	free(host_argv);
+	return ret;
 }
 

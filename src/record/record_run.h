@@ -15,6 +15,7 @@
 #include "ktrace/session.h"
 #include "flight.h"
 #include "record_extract.h"
+#include "record_guest.h"
 #include "record_net.h"
 #include "record_session.h"
 #include "record_status.h"
@@ -34,6 +35,7 @@ struct record_run {
 	bool stopped_by_signal;		/* the wait ended on a stop signal */
 	struct extract_args extract;	/* extract's own -s, -t, -a */
 	struct flight_args flight;	/* record's own -W and its rows */
+	struct record_guests *guests;	/* -A: the guests recorded alongside, NULL without */
 	int latency;			/* the instance of a latency tracer, -1 if none */
 	char max_latency[32];		/* its tracing_max_latency at the end, in us */
 	struct strbuf err;

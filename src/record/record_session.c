@@ -13,6 +13,7 @@
 #include "ktrace/fdio.h"
 #include "ktrace/plan.h"
 #include "ktrace/tfs.h"
+#include "record_guest.h"
 #include "record_latency.h"
 #include "record_session.h"
 
@@ -310,6 +311,8 @@ static int write_meta(struct record_session *s, int buf, struct dat_writer *w, s
 	if (!ret)
 		ret = meta_add_options(w, s->latency ? NULL : s->bufs[buf].dir, s->nr_cpus,
 					       s->trace_id);
+	if (!ret && s->guests)
+		ret = record_guests_write_options(s->guests, w);
 	return ret;
 }
 

@@ -16,6 +16,8 @@
 #include "metadata.h"
 #include "recorder.h"
 
+struct record_guests;
+
 /* Counters of per_cpu/cpuN/stats. */
 struct cpu_counters {
 	uint64_t entries;
@@ -65,6 +67,7 @@ struct record_session {
 	enum recorder_read read; /* set from KTRACE_RECORD_READ by record_session_start */
 	bool latency;		/* a latency tracer: no recorders; bufs[0]'s `trace` text is the data */
 	uint64_t trace_id;	/* the TRACEID option; 0: a random one (agent: the one the host has) */
+	const struct record_guests *guests;	/* record -A: their GUEST options, or NULL */
 };
 
 /* `names[i]` NULL for the top instance. */

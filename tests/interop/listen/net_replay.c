@@ -20,6 +20,9 @@
  * after the other; --repeat applies), which
  * speaks TLS with --tls, --tls-ca FILE, --tls-cert FILE, --tls-key FILE or --tls-psk FILE;
  * a refused session exits with status 3 and record's message on stderr.
+ * --agent serves one host's `record -A` instead, through the agent's own code (net_send_serve):
+ * it listens on HOST PORT, prints the options of the host's TRACE_REQ on one line ("args: ..."),
+ * sends the file's metadata and pages, and answers the host's CLOSE (record -A's tests).
  */
 #define _FILE_OFFSET_BITS 64
 #include <arpa/inet.h>
@@ -38,6 +41,7 @@
 #include "ktrace/compress.h"
 #include "ktrace/dat_format.h"
 #include "ktrace/net.h"
+#include "ktrace/net_agent.h"
 #include "ktrace/dat_append.h"
 #include "ktrace/fdio.h"
 #include "net_send.h"
@@ -413,10 +417,75 @@ static int send_as_ktrace(const char *host, const char *port, const struct repla
 	return ret ? 3 : 0;
 }
 
+static int accept_host(const char *host, const char *port)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE };
+	struct addrinfo *res;
+	int one = 1, lfd, fd;
+
+	if (getaddrinfo(host, port, &hints, &res))
+		die("cannot resolve the address to listen on");
+	lfd = socket(res->ai_family, res->ai_socktype, 0);
+	if (lfd < 0)
+		die("cannot create a socket");
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(lfd, res->ai_addr, res->ai_addrlen) || listen(lfd, 1))
+		die("cannot listen");
+	freeaddrinfo(res);
+	fd = accept(lfd, NULL, NULL);
+	if (fd < 0)
+		die("accept failed");
+	close(lfd);
+	return fd;
+}
+
+/* The agent's side of one `record -A`, through ktrace's agent code. */
+static int serve_as_agent(const char *host, const char *port, const struct replay *r)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct net_conn *conn = net_conn_new(accept_host(host, port), NULL, NULL);
+	uint8_t *buf = malloc(NET_MSG_MAX_LEN);
+	int fd = memfd_create("net_replay", MFD_CLOEXEC), *data, ret, i;
+	struct net_send *ns = NULL;
+	struct net_trace_req req;
+	struct net_msg msg;
+	uint32_t cpu;
+
+	if (!conn || !buf || fd < 0 || fd_write_all(fd, r->meta, r->meta_len))
+		die("cannot set up the agent");
+	if (net_conn_recv_msg(conn, buf, &msg) || net_trace_req_parse(&msg, &req))
+		die("no TRACE_REQ from the host");
+	printf("args:");
+	for (i = 0; i < req.argc; i++)
+		printf(" %s", req.argv[i]);
+	printf("\n");
+	fflush(stdout);
+	ret = net_send_serve(conn, "host", r->cpus, r->page, 0x1234abcd, &ns, &err);
+	if (!ret)
+		ret = net_send_metadata(ns, fd, &err);
+	data = ret ? NULL : net_send_data_fds(ns);
+	for (cpu = 0; !ret && cpu < r->cpus; cpu++) {
+		ret = fd_write_all(data[cpu], r->cpu[cpu].buf, r->cpu[cpu].len);
+		close(data[cpu]);
+		data[cpu] = -1;
+	}
+	if (!ret)
+		ret = net_send_close(ns, &err);
+	if (ret)
+		fprintf(stderr, "net_replay: %s\n", err.len ? strbuf_str(&err) : strerror(-ret));
+	net_send_free(ns);
+	net_trace_req_release(&req);
+	close(fd);
+	free(buf);
+	strbuf_release(&err);
+	return ret ? 3 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct net_tls_opts tls = { 0 };
-	int as_ktrace = 0;
+	int as_ktrace = 0, as_agent = 0;
 	int udp = 0, v1 = 0, cut_meta = 0, cut_data = 0, no_close = 0, fd, i = 1, lie = 0;
 	int bad = 0, repeat = 1, parallel = 0, stall = 0;
 	struct replay r = { 0 };
@@ -440,6 +509,7 @@ int main(int argc, char **argv)
 		no_close |= !strcmp(argv[i], "--no-close");
 		stall |= !strcmp(argv[i], "--stall");
 		as_ktrace |= !strcmp(argv[i], "--ktrace-client");
+		as_agent |= !strcmp(argv[i], "--agent");
 		tls.enabled |= !strcmp(argv[i], "--tls");
 		if (!strcmp(argv[i], "--tls-ca") && i + 1 < argc)
 			tls.ca = argv[++i];
@@ -475,8 +545,9 @@ int main(int argc, char **argv)
 			die("no codec");
 		split_v7(&r, codec);
 	}
-	if (as_ktrace || net_tls_wanted(&tls)) {
-		int ret = send_as_ktrace(argv[i], argv[i + 1], &r, &tls, repeat, udp);
+	if (as_ktrace || as_agent || net_tls_wanted(&tls)) {
+		int ret = as_agent ? serve_as_agent(argv[i], argv[i + 1], &r) :
+			  send_as_ktrace(argv[i], argv[i + 1], &r, &tls, repeat, udp);
 
 		kt_codec_free(codec);
 		for (cpu = 0; cpu < 64; cpu++)
