@@ -49,6 +49,9 @@ int net_trace_req_parse(const struct net_msg *msg, struct net_trace_req *out);
 void net_trace_req_release(struct net_trace_req *req);
 /* True when the request offers the named time-sync protocol. */
 bool net_trace_req_offers(const struct net_trace_req *req, const char *proto);
+/* A run's trace id (the host's request, the agent's answer, TRACEID): random, never 0. */
+uint64_t net_trace_id_new(void);
+
 int net_encode_trace_req(struct strbuf *out, uint32_t flags, uint64_t trace_id, int argc,
 			 char *const *argv, const char *const *protos);
 

@@ -3,6 +3,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "ktrace/net_agent.h"
 #include "ktrace/net_bytes.h"
@@ -229,4 +232,13 @@ int net_encode_time_sync(struct strbuf *out, const char *proto, uint32_t id,
 	memcpy(fixed, proto, strnlen(proto, NET_TSYNC_NAME_LEN));
 	net_put_be32(fixed + NET_TSYNC_NAME_LEN, id);
 	return net_msg_encode(out, NET_TIME_SYNC, fixed, sizeof(fixed), payload, payload_len);
+}
+
+uint64_t net_trace_id_new(void)
+{
+	uint64_t id = 0;
+
+	if (getrandom(&id, sizeof(id), 0) != sizeof(id) || !id)
+		id = (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL);
+	return id;
 }

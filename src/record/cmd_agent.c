@@ -16,12 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ktrace/command.h"
@@ -263,15 +261,6 @@ static int read_request(struct net_conn *conn, const char *peer, struct net_trac
 	return ret;
 }
 
-static uint64_t new_trace_id(void)
-{
-	uint64_t id = 0;
-
-	if (getrandom(&id, sizeof(id), 0) != sizeof(id) || !id)
-		id = (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL);
-	return id;
-}
-
 /* The child: one host's recording. Never returns. */
 static void serve_host(const struct agent_config *cfg, int fd, const char *peer)
 {
@@ -289,7 +278,7 @@ static void serve_host(const struct agent_config *cfg, int fd, const char *peer)
 			fprintf(stderr, " %s", req.argv[ret]);
 		fprintf(stderr, "\n");
 	}
-	ret = record_agent_serve(conn, peer, &req, new_trace_id());
+	ret = record_agent_serve(conn, peer, &req, net_trace_id_new());
 	net_trace_req_release(&req);
 	fflush(NULL);
 	_exit(ret > 255 ? 1 : ret);

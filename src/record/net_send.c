@@ -160,19 +160,9 @@ static int handshake(struct net_send *ns, struct strbuf *err)
 
 static int recv_msg(struct net_send *ns, char *buf, struct net_msg *msg)
 {
-	uint32_t size;
-	int ret = recv_all(ns, buf, NET_MSG_HDR_LEN);
+	int ret = net_conn_recv_msg(ns->conn, (uint8_t *)buf, msg);
 
-	if (ret)
-		return ret;
-	memcpy(&size, buf, sizeof(size));
-	size = ntohl(size);
-	if (size < NET_MSG_HDR_LEN || size > NET_MSG_MAX_LEN)
-		return -EMSGSIZE;
-	ret = recv_all(ns, buf + NET_MSG_HDR_LEN, size - NET_MSG_HDR_LEN);
-	if (!ret)
-		ret = net_msg_parse(buf, size, msg);
-	return ret < 0 ? ret : 0;
+	return ret == -EAGAIN ? -ETIMEDOUT : ret;
 }
 
 static int exchange_init(struct net_send *ns, bool udp, uint32_t page_size, unsigned int *ports,

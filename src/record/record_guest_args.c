@@ -8,8 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ktrace/net_agent.h"
@@ -219,16 +217,6 @@ static int split(const struct kt_option *table, int argc, char **argv, char **ho
 	return ret;
 }
 
-/* One id for the run: each guest's request carries it, and the host's TRACEID option. */
-static uint64_t new_trace_id(void)
-{
-	uint64_t id = 0;
-
-	if (getrandom(&id, sizeof(id), 0) != sizeof(id) || !id)
-		id = (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL);
-	return id;
-}
-
 int record_guests_split(const struct kt_option *table, int argc, char **argv, int *host_argc,
 			char ***host_argv, struct record_guests **out)
 {
@@ -240,7 +228,7 @@ int record_guests_split(const struct kt_option *table, int argc, char **argv, in
 	if (!ret)
 		ret = split(table, argc, argv, host, host_argc, gs);
 	if (!ret && gs->nr)
-		gs->trace_id = new_trace_id();
+		gs->trace_id = net_trace_id_new();
 	if (ret || !gs->nr) {
 		record_guests_free(gs);
 		gs = NULL;
