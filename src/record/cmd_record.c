@@ -90,6 +90,9 @@ static int setup_session(struct record_run *run)
 				       run->plan->file_version, run->plan->compression);
 	if (!ret)
 		run->session.max_bytes = (uint64_t)run->plan->max_kb * 1024;
+	run->session.ts_offset = run->plan->ts_offset;
+	if (!ret && run->plan->temp_dir)
+		ret = record_session_set_temp_dir(&run->session, run->plan->temp_dir);
 	run->session.trace_id = run->agent_trace_id;
 	if (!ret && run->plan->sleep_us > 0)
 		run->session.wait_ms = run->plan->sleep_us / 1000 ? run->plan->sleep_us / 1000 : 1;

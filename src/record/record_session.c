@@ -42,6 +42,17 @@ static char *output_dir(const char *output)
 	return dir;
 }
 
+int record_session_set_temp_dir(struct record_session *s, const char *dir)
+{
+	char *copy = strdup(dir);
+
+	if (!copy)
+		return -ENOMEM;
+	free(s->out_dir);
+	s->out_dir = copy;
+	return 0;
+}
+
 int record_session_init(struct record_session *s, const char *const *names, int nr_names,
 		     const char *output, int version, enum kt_compression comp)
 {
@@ -307,6 +318,9 @@ static int write_meta(struct record_session *s, int buf, struct dat_writer *w, s
 
 	if (!ret && s->date)
 		ret = dat_writer_add_option(w, DAT_OPT_DATE, s->date, (uint32_t)strlen(s->date) + 1);
+	if (!ret && s->ts_offset)
+		ret = dat_writer_add_option(w, DAT_OPT_OFFSET, s->ts_offset,
+					    (uint32_t)strlen(s->ts_offset) + 1);
 	if (!ret)
 		ret = meta_add_options(w, s->latency ? NULL : s->bufs[buf].dir, s->nr_cpus,
 					       s->trace_id);
