@@ -128,6 +128,9 @@ struct plan {
 	 */
 	bool no_function_trace;
 	bool no_ftrace_enabled;
+	int rt_prio;		/* -r: the recorders' SCHED_FIFO priority, 0 = unset */
+	bool poll;		/* --poll: the recorders never wait on the ring buffer */
+	bool no_filter;		/* --no-filter: ktrace's own threads are not excluded */
 	bool stdout_to_stderr;	/* --stderr: the command's stdout goes to stderr */
 	char *user;		/* --user: the command runs as USER */
 	char *ts_offset;	/* --ts-offset: the OFFSET option of the file, in ns */

@@ -33,6 +33,9 @@ enum plan_option_id {
 	PLAN_OPT_STDERR,
 	PLAN_OPT_TS_OFFSET,
 	PLAN_OPT_TEMP,
+	PLAN_OPT_POLL,
+	PLAN_OPT_NO_FILTER,
+	PLAN_OPT_VERBOSE,
 };
 
 /* How the file is written: record and extract */
@@ -90,7 +93,7 @@ enum plan_option_id {
 	KT_OPT('i', NULL, KT_ARG_NONE, NULL, "ignore events that do not exist"), \
 	KT_OPT('k', NULL, KT_ARG_NONE, NULL, "keep the settings when done (no undo)"), \
 	KT_OPT('K', NULL, KT_ARG_NONE, NULL, "as -k, and tracing_on is never written"), \
-	KT_OPT('q', NULL, KT_ARG_NONE, NULL, "quiet: no status line"), \
+	KT_OPT('q', "quiet", KT_ARG_NONE, NULL, "quiet: no status line"), \
 	KT_OPT('a', NULL, KT_ARG_NONE, NULL, "save the formats of all events"), \
 	KT_OPT(PLAN_OPT_CMDLINES_SIZE, "cmdlines-size", KT_ARG_REQUIRED, "N", \
 	       "saved_cmdlines entries"), \
@@ -115,6 +118,17 @@ enum plan_option_id {
 	KT_OPT('t', NULL, KT_ARG_NONE, NULL, "with -N: data over TCP (the default)"), \
 	KT_OPT(PLAN_OPT_UDP, "udp", KT_ARG_NONE, NULL, \
 	       "with -N: data over UDP, as trace-cmd without -t"),
+
+/* How record's recorders run (stream reads otherwise) */
+#define PLAN_CAPTURE_OPTIONS \
+	KT_OPT('r', NULL, KT_ARG_REQUIRED, "PRIO", \
+	       "the recorders run at SCHED_FIFO priority PRIO (1-99)"), \
+	KT_OPT(PLAN_OPT_POLL, "poll", KT_ARG_NONE, NULL, \
+	       "never wait on the ring buffer's wake-up (no IPIs): read every -s"), \
+	KT_OPT(PLAN_OPT_NO_FILTER, "no-filter", KT_ARG_NONE, NULL, \
+	       "do not keep ktrace's own threads out of the events"), \
+	KT_NOOP(PLAN_OPT_VERBOSE, "verbose", KT_ARG_OPTIONAL, "LEVEL", \
+		"accepted for compatibility"),
 
 /* TLS for -N, between ktrace ends (record; each row implies --tls) */
 #define PLAN_NET_TLS_OPTIONS \

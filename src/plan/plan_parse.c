@@ -434,6 +434,14 @@ static int parse_plan_opt(struct plan_parser *ps, int id, const char *arg)
 		return set_string(plan, &plan->temp_dir, "--temp", arg);
 	case PLAN_OPT_USER:
 		return set_string(plan, &plan->user, "--user", arg);
+	case 'r':
+		return plan_parse_int(plan, "-r", arg, 1, 99, &plan->rt_prio);
+	case PLAN_OPT_POLL:
+		plan->poll = true;
+		return 0;
+	case PLAN_OPT_NO_FILTER:
+		plan->no_filter = true;
+		return 0;
 	case PLAN_OPT_STDERR:
 		plan->stdout_to_stderr = true;
 		return 0;

@@ -91,6 +91,8 @@ static int setup_session(struct record_run *run)
 	if (!ret)
 		run->session.max_bytes = (uint64_t)run->plan->max_kb * 1024;
 	run->session.ts_offset = run->plan->ts_offset;
+	run->session.rt_prio = run->plan->rt_prio;
+	run->session.no_ring_wait = run->plan->poll;
 	if (!ret && run->plan->temp_dir)
 		ret = record_session_set_temp_dir(&run->session, run->plan->temp_dir);
 	run->session.trace_id = run->agent_trace_id;
@@ -427,6 +429,7 @@ int record_plan_run(struct plan *plan)
 static const struct kt_option record_options[] = {
 	PLAN_OPTIONS
 	PLAN_PROFILE_OPTIONS
+	PLAN_CAPTURE_OPTIONS
 	PLAN_NET_TLS_OPTIONS
 	FLIGHT_OPTIONS
 	{ 0 },

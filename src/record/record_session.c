@@ -131,6 +131,7 @@ static int start_cpu(struct record_session *s, struct record_buffer *b, struct r
 		/* the buffer's pages, and a few the writer filled meanwhile */
 		.take_at_most = s->bounded ? (uint64_t)b->buffer_kb * 1024 + 4ull * b->page_size : 0,
 		.read = s->read,
+		.no_ring_wait = s->no_ring_wait,
 	};
 	int ret;
 
@@ -165,6 +166,13 @@ static int start_cpu(struct record_session *s, struct record_buffer *b, struct r
 	/* A configured CPU that is not present has no ring buffer: nothing to record there. */
 	if (ret == -ENOENT || ret == -ENODEV)
 		return 0;
+	if (!ret && s->rt_prio) {
+		ret = recorder_set_rt_prio(c->rec, s->rt_prio);
+		if (ret)
+			strbuf_addf(err, "-r %d: cannot run the recorder of CPU %d at that "
+				    "SCHED_FIFO priority: %s", s->rt_prio, c->cpu, strerror(-ret));
+		return ret;
+	}
 	if (ret)
 		strbuf_addf(err, "cannot %s %s/per_cpu/cpu%d/%s: %s",
 			    s->read == RECORDER_READ_MMAP ? "map" : "read", b->dir, c->cpu,

@@ -58,6 +58,8 @@ struct record_session {
 	struct meta_events events;
 	int wait_ms;
 	char *date;		/* DATE option text (record --date), or NULL */
+	int rt_prio;		/* record -r: the recorders' SCHED_FIFO priority, 0 = as we are */
+	bool no_ring_wait;	/* record --poll (recorder.h) */
 	const char *ts_offset;	/* OFFSET option text (record --ts-offset, the plan's), or NULL */
 	uint64_t max_bytes;	/* -m in bytes per CPU, 0 = keep everything */
 	const char *raw_file;	/* per-CPU file to read; NULL: trace_pipe_raw */

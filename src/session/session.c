@@ -83,8 +83,11 @@ int trace_session_apply(struct trace_session *s, struct strbuf *err)
 
 void trace_session_exclude(struct trace_session *s, const pid_t *tids, int nr)
 {
-	/* a pid filter keeps them out already; kernels without the files just keep them */
-	if (s->plan->filter_command || s->plan->nr_pids || !s->undo)
+	/*
+	 * a pid filter keeps them out already; --no-filter keeps them in; kernels without the
+	 * files just keep them
+	 */
+	if (s->plan->filter_command || s->plan->nr_pids || s->plan->no_filter || !s->undo)
 		return;
 	plan_set_event_notrace_pids(s->plan, s->undo, tids, nr);
 	plan_set_ftrace_notrace_pids(s->plan, s->undo, tids, nr);

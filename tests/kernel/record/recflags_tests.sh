@@ -216,4 +216,43 @@ case_temp() {
 	echo "ok: --temp puts the per-CPU files in DIR"
 }
 
+case_rt_prio() {
+	local before n
+	before=$(snapshot)
+	# the command's parent is ktrace: one line per thread, policy and priority
+	rec -r 5 -e sched:sched_switch -- sh -c \
+		"for t in /proc/\$PPID/task/*; do chrt -p \${t##*/}; done > $W/sched"
+	n=$(grep -c "policy: SCHED_FIFO" "$W/sched")
+	[ "$n" -ge "$(nproc)" ] || fail "-r 5: $n SCHED_FIFO threads, expected one per CPU: $(cat "$W/sched")"
+	[ "$(grep -c "priority: 5$" "$W/sched")" = "$n" ] || fail "-r 5: priorities: $(cat "$W/sched")"
+	grep -q "policy: SCHED_OTHER" "$W/sched" || fail "-r 5: the main thread changed policy too"
+	"$K" record -q -o "$W/x.dat" -r 100 -e sched:sched_switch -- true 2> "$W/err" &&
+		fail "-r 100 was accepted"
+	grep -q -- "-r" "$W/err" || fail "-r 100: $(cat "$W/err")"
+	same_state "$before" "-r"
+	echo "ok: -r PRIO runs the recorders (only) at SCHED_FIFO PRIO"
+}
+
+case_no_filter() {
+	local before
+	before=$(snapshot)
+	rec -e sched:sched_switch -- sh -c "cat $T/set_event_notrace_pid > $W/during; echo \$PPID > $W/ppid"
+	grep -qx "$(cat "$W/ppid")" "$W/during" ||
+		fail "ktrace ($(cat "$W/ppid")) is not in set_event_notrace_pid: $(cat "$W/during")"
+	rec --no-filter -e sched:sched_switch -- sh -c "cat $T/set_event_notrace_pid > $W/during"
+	[ ! -s "$W/during" ] || fail "--no-filter: set_event_notrace_pid holds $(cat "$W/during")"
+	same_state "$before" "--no-filter"
+	echo "ok: --no-filter leaves ktrace's threads in the events"
+}
+
+case_poll() {
+	local before
+	before=$(snapshot)
+	rec --poll -s 20000 -e sched:sched_switch -- sleep 0.3
+	trace-cmd report -i "$W/t.dat" 2> /dev/null | grep -q 'sleep-[0-9]* .*sched_switch:' ||
+		fail "--poll: the sleep's sched_switch is not in the file"
+	same_state "$before" "--poll"
+	echo "ok: --poll records by reading every -s"
+}
+
 "case_$CASE"
