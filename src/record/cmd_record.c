@@ -68,7 +68,7 @@ int record_collect_events(const struct plan *plan, struct meta_events *ev)
 }
 
 /* --date is a convenience: without the offset the trace is still worth writing. */
-static void measure_date(struct record_run *run)
+void record_measure_date(struct record_run *run)
 {
 	char *clock = meta_selected_clock(run->session.bufs[0].dir);
 	int ret = record_date_offset(clock, &run->session.date);
@@ -107,7 +107,7 @@ static int setup_session(struct record_run *run)
 	if (ret)
 		strbuf_addf(&run->err, "preparing the recorders: %s", strerror(-ret));
 	if (!ret && run->plan->date)
-		measure_date(run);
+		record_measure_date(run);
 	return ret;
 }
 

@@ -255,4 +255,22 @@ case_poll() {
 	echo "ok: --poll records by reading every -s"
 }
 
+# extract -k and --date: tracing left as it is, the DATE option in the file
+case_extract() {
+	"$K" reset > /dev/null || fail "ktrace reset failed"
+	"$K" start -e sched:sched_switch > /dev/null 2>&1 || fail "ktrace start failed"
+	sleep 0.2
+	"$K" extract -k --date -o "$W/x.dat" > /dev/null 2> "$W/err" ||
+		fail "extract -k --date: $(cat "$W/err")"
+	[ "$(cat $T/tracing_on)" = 1 ] || fail "extract -k switched tracing off"
+	[ "$(cat $T/events/sched/sched_switch/enable)" = 1 ] || fail "extract changed the events"
+	trace-cmd dump --options -i "$W/x.dat" 2> /dev/null | grep -q 'Option DATE' ||
+		fail "extract --date: no DATE option"
+	trace-cmd report -i "$W/x.dat" 2> /dev/null | grep -q 'sched_switch:' ||
+		fail "extract --date: no events"
+	"$K" reset > /dev/null || fail "ktrace reset failed"
+	echo 1 > $T/tracing_on
+	echo "ok: extract -k --date leaves tracing on and writes DATE"
+}
+
 "case_$CASE"
