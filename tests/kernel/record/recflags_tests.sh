@@ -19,6 +19,7 @@ fail() {
 	echo "FAIL [$CASE]: $*" >&2
 	exit 1
 }
+tc() { TCSHIM_SELF=$SHIM LD_PRELOAD=$SHIM trace-cmd "$@"; }
 
 # what record may touch here; it must be as before once record is done
 snapshot() {
@@ -73,6 +74,17 @@ case_function_trace() {
 	rec -d -e sched:sched_switch -- sh -c "cat $T/options/function-trace > $W/during"
 	[ "$(cat "$W/during")" = 0 ] || fail "-d: options/function-trace was $(cat "$W/during")"
 	same_state "$before" "-d"
+	# trace-cmd 3.1.6's -d leaves the same during its run: function-trace 0, ftrace_enabled 1
+	rec -d -e sched:sched_switch -- sh -c \
+		"cat $T/options/function-trace /proc/sys/kernel/ftrace_enabled > $W/during"
+	(cd "$W" && tc record -q -o "$W/tc.dat" -d -e sched:sched_switch sh -c \
+		"cat $T/options/function-trace /proc/sys/kernel/ftrace_enabled > $W/tc.during" \
+		> "$W/tc.out" 2>&1) || fail "trace-cmd record -d: $(tail -3 "$W/tc.out")"
+	cmp -s "$W/during" "$W/tc.during" ||
+		fail "-d: ktrace left $(cat "$W/during" | tr '\n' ' '), trace-cmd $(tr '\n' ' ' < "$W/tc.during")"
+	"$K" reset > /dev/null || fail "ktrace reset after trace-cmd failed"
+	echo 1 > $T/tracing_on
+	before=$(snapshot)
 	# -d applies to the last instance given
 	rec -e sched:sched_switch -B kt-recflags -e sched:sched_switch -d -- \
 		sh -c "cat $T/instances/kt-recflags/options/function-trace $T/options/function-trace > $W/during"
@@ -158,8 +170,6 @@ case_stderr() {
 	same_state "$before" "--stderr"
 	echo "ok: --stderr moves ktrace's output to stderr, the command keeps stdout"
 }
-
-tc() { TCSHIM_SELF=$SHIM LD_PRELOAD=$SHIM trace-cmd "$@"; }
 
 # OFFSET option's text of FILE (trace-cmd dump --options)
 offset_of() {
