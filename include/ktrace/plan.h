@@ -44,6 +44,13 @@ struct plan_instance {
 	char **graph_funcs;	/* -g */
 	int max_graph_depth;	/* --max-graph-depth, 0 = unset */
 	int buffer_kb;		/* -b, 0 = unset */
+	int subbuf_kb;		/* --subbuf-size: buffer_subbuf_size_kb, 0 = unset */
+	/*
+	 * --module MOD: the following -l/-n/-g are MOD's functions (FUNC:mod:MOD); without any,
+	 * all of MOD's (*:mod:MOD). NULL: none. Parsing state only: the filters hold the result.
+	 */
+	char *module;
+	bool module_used;	/* a -l/-n/-g was given since the last --module */
 	char *clock;		/* -C */
 	char *cpumask;		/* -M */
 	char **options;		/* -O, NULL-terminated, "opt" or "noopt" */
@@ -113,7 +120,21 @@ struct plan {
 	bool compression_any;	/* --compression any */
 	int file_version;	/* 6 or 7 */
 	bool quiet;		/* -q */
-	bool keep;		/* -k */
+	bool keep;		/* -k (and -K) */
+	bool keep_tracing_on;	/* -K: tracing_on is neither switched on nor off */
+	/*
+	 * -d: options/function-trace=0 in the last instance given (as trace-cmd's -d); -D also
+	 * /proc/sys/kernel/ftrace_enabled=0
+	 */
+	bool no_function_trace;
+	bool no_ftrace_enabled;
+	int rt_prio;		/* -r: the recorders' SCHED_FIFO priority, 0 = unset */
+	bool poll;		/* --poll: the recorders never wait on the ring buffer */
+	bool no_filter;		/* --no-filter: ktrace's own threads are not excluded */
+	bool stdout_to_stderr;	/* --stderr: the command's stdout goes to stderr */
+	char *user;		/* --user: the command runs as USER */
+	char *ts_offset;	/* --ts-offset: the OFFSET option of the file, in ns */
+	char *temp_dir;		/* --temp: where the recorders' per-CPU files go */
 	bool ignore_missing;	/* -i */
 	bool profile_manual;	/* -S: --profile adds no events of its own */
 	bool all_formats;	/* -a: the formats of all events */

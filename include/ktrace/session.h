@@ -49,6 +49,12 @@ struct trace_session_child {
 	bool released;
 	bool exited;
 	int status;		/* waitpid status once exited */
+	int stdout_fd;		/* --stderr: the command's stdout (ours went to stderr), or -1 */
+	/* --user: who the command runs as (user_name NULL: as we are), HOME, USER, LOGNAME */
+	char *user_name;
+	char *user_home;
+	uid_t uid;
+	gid_t gid;
 };
 
 struct trace_session {
@@ -57,6 +63,7 @@ struct trace_session {
 	struct tfs_undo *undo;	/* what the plan changed, NULL before apply */
 	struct trace_session_child child;
 	int sig_fd;			/* the blocked signals, -1 before begin */
+	int saved_stdout;		/* --stderr: our stdout before begin, -1 without */
 	sigset_t old_mask;
 	int stop_signal;		/* the signal that ended the session, 0 if none */
 	bool save_signal;		/* set before begin: SIGUSR1 asks for a save */

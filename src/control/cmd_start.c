@@ -72,6 +72,7 @@ static void wait_command(struct trace_session *trace)
 
 static const struct kt_option set_options[] = {
 	PLAN_SETUP_OPTIONS
+	PLAN_RUN_OPTIONS
 	KT_OPT(PLAN_OPT_FORK, "fork", KT_ARG_NONE, NULL,
 	       "with COMMAND: return once it runs, without waiting for its exit"),
 	{ 0 },
@@ -90,7 +91,8 @@ static const struct kt_command_help set_help = {
 static int set_option(void *own, int id, const char *arg)
 {
 	static const struct { int id; const char *flag; } recording_only[] = {
-		{ 's', "-s" }, { 'k', "-k" }, { 'a', "-a" }, { PLAN_OPT_DATE, "--date" },
+		{ 's', "-s" }, { 'k', "-k" }, { 'K', "-K" }, { 'a', "-a" },
+		{ PLAN_OPT_DATE, "--date" },
 	};
 	size_t i;
 

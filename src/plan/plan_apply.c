@@ -343,6 +343,9 @@ static int apply_settings(struct applier *ap, const struct plan_instance *inst)
 		ret = set_file(ap, "trace_clock", inst->clock);
 	if (!ret && inst->cpumask)
 		ret = set_file(ap, "tracing_cpumask", inst->cpumask);
+	/* a new sub-buffer size reallocates the buffer: before its size */
+	if (!ret && inst->subbuf_kb)
+		ret = set_int(ap, "buffer_subbuf_size_kb", inst->subbuf_kb);
 	if (!ret && inst->buffer_kb)
 		ret = set_buffer_size(ap, inst->buffer_kb);
 	for (i = 0; !ret && inst->options && inst->options[i]; i++)
@@ -415,7 +418,8 @@ static int apply_instance(struct applier *ap, const struct plan_instance *inst,
 		return remove_instance(ap, inst->name);
 	if (inst->name)
 		ret = create_instance(ap, inst->name);
-	if (!ret && !adds)
+	/* -K: tracing_on is left as it is, and so is what the buffers hold */
+	if (!ret && !adds && !ap->plan->keep_tracing_on)
 		ret = set_file(ap, "tracing_on", "0");
 	if (!ret && plan_instance_wants_function(inst))
 		ret = apply_function_filters(ap, inst);
@@ -441,7 +445,8 @@ static int apply_instance(struct applier *ap, const struct plan_instance *inst,
 	if (!ret && (tracer || !adds))
 		ret = set_file(ap, "current_tracer", tracer ? tracer : "nop");
 	/* Old data would mix with the new trace; the buffer content is not a setting to restore. */
-	if (!ret && !adds && tfs_path(&ap->path, ap->inst, "trace") == 0)
+	if (!ret && !adds && !ap->plan->keep_tracing_on &&
+	    tfs_path(&ap->path, ap->inst, "trace") == 0)
 		tfs_write(ap->path.buf, "", 0, true);
 	return ret;
 }
@@ -455,6 +460,37 @@ bool plan_instance_in_use(const struct plan *plan, int i)
 	       plan->filter_command;
 }
 
+/*
+ * -d: as trace-cmd, the function tracer is switched off (options/function-trace) in the
+ * instance the options applied to last; -D (or -d where that option is missing) also for the
+ * whole kernel, through /proc/sys/kernel/ftrace_enabled (saved and put back like a tracefs
+ * file).
+ */
+static int disable_function_trace(struct applier *ap)
+{
+	const struct plan *plan = ap->plan;
+	bool has_option;
+	int ret;
+
+	ap->inst = plan->instances[plan->nr_instances - 1].name;
+	ret = tfs_path(&ap->path, ap->inst, "options/function-trace");
+	/* without the option, -d falls back to the kernel's switch (trace-cmd's set_ftrace) */
+	has_option = !ret && !access(ap->path.buf, F_OK);
+	if (has_option)
+		ret = set_file(ap, "options/function-trace", "0");
+	if (ret || (has_option && !plan->no_ftrace_enabled))
+		return ret;
+	strbuf_reset(&ap->path);
+	ret = strbuf_add(&ap->path, PLAN_FTRACE_ENABLED, strlen(PLAN_FTRACE_ENABLED));
+	if (!ret)
+		ret = tfs_undo_save_file(ap->undo, ap->path.buf);
+	if (!ret)
+		ret = tfs_write(ap->path.buf, "0", 1, true);
+	if (ret && ret != -ENOMEM)
+		write_failed(ap, "0", ret);
+	return ret;
+}
+
 static int apply_all(struct applier *ap, const struct resolved_instance *res)
 {
 	int i, ret = 0;
@@ -462,6 +498,8 @@ static int apply_all(struct applier *ap, const struct resolved_instance *res)
 	for (i = 0; i < ap->plan->nr_instances && !ret; i++)
 		if (plan_instance_in_use(ap->plan, i) || ap->plan->instances[i].remove)
 			ret = apply_instance(ap, &ap->plan->instances[i], &res[i]);
+	if (!ret && ap->plan->no_function_trace)
+		ret = disable_function_trace(ap);
 	ap->inst = NULL;
 	if (!ret && ap->plan->cmdlines_size)
 		ret = set_int(ap, "saved_cmdlines_size", ap->plan->cmdlines_size);

@@ -70,6 +70,7 @@ static void release_instance(struct plan_instance *inst)
 	free(inst->clock);
 	free(inst->cpumask);
 	strv_free(inst->options);
+	free(inst->module);
 }
 
 void plan_release(struct plan *plan)
@@ -88,5 +89,8 @@ void plan_release(struct plan *plan)
 	free(plan->net_tls_key);
 	free(plan->net_tls_ca);
 	free(plan->net_tls_psk);
+	free(plan->user);
+	free(plan->ts_offset);
+	free(plan->temp_dir);
 	memset(plan, 0, sizeof(*plan));
 }

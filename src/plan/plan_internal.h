@@ -11,6 +11,9 @@
 #include "ktrace/strv.h"
 #include "ktrace/tfs.h"
 
+/* -D's switch of the function tracer for the whole kernel */
+#define PLAN_FTRACE_ENABLED "/proc/sys/kernel/ftrace_enabled"
+
 /* Prints "ktrace CMD: FLAG 'VALUE' WHY" and returns -EINVAL. */
 int plan_err_flag(const struct plan *plan, const char *flag, const char *value, const char *why);
 int plan_parse_int(const struct plan *plan, const char *flag, const char *arg, int min, int max,

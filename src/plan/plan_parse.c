@@ -209,6 +209,55 @@ static int parse_tracer(struct plan_parser *ps, const char *val)
 	return cur_instance(ps)->tracer ? 0 : -ENOMEM;
 }
 
+/*
+ * -l/-n/-g FUNC after --module MOD: FUNC:mod:MOD, the kernel's module command (as trace-cmd
+ * writes them).
+ */
+static int add_func(struct plan_instance *inst, char ***list, const char *func)
+{
+	char *full;
+	int ret;
+
+	if (!inst->module)
+		return strv_push(list, func);
+	inst->module_used = true;
+	if (asprintf(&full, "%s:mod:%s", func, inst->module) < 0)
+		return -ENOMEM;
+	ret = strv_push(list, full);
+	free(full);
+	return ret;
+}
+
+/*
+ * --module MOD with no -l/-n/-g after it (before the next --module or the end) filters all of
+ * MOD's functions: *:mod:MOD in set_ftrace_filter.
+ */
+static int close_module(struct plan_instance *inst)
+{
+	int ret = 0;
+
+	if (inst->module && !inst->module_used)
+		ret = add_func(inst, &inst->func_filters, "*");
+	free(inst->module);
+	inst->module = NULL;
+	inst->module_used = false;
+	return ret;
+}
+
+static int set_module(struct plan_parser *ps, const char *mod)
+{
+	struct plan_instance *inst = cur_instance(ps);
+	int ret;
+
+	if (!*mod || strpbrk(mod, " \t:"))
+		return plan_err_flag(ps->plan, "--module", mod, "is not a module name");
+	ret = close_module(inst);
+	if (ret)
+		return ret;
+	inst->module = strdup(mod);
+	return inst->module ? 0 : -ENOMEM;
+}
+
 /* Options that set a field of the instance the options currently apply to. */
 static int parse_instance_opt(struct plan_parser *ps, int id, const char *arg)
 {
@@ -224,11 +273,15 @@ static int parse_instance_opt(struct plan_parser *ps, int id, const char *arg)
 	case 'R':
 		return add_trigger(ps, arg);
 	case 'l':
-		return strv_push(&inst->func_filters, arg);
+		return add_func(inst, &inst->func_filters, arg);
 	case 'n':
-		return strv_push(&inst->func_notrace, arg);
+		return add_func(inst, &inst->func_notrace, arg);
 	case 'g':
-		return strv_push(&inst->graph_funcs, arg);
+		return add_func(inst, &inst->graph_funcs, arg);
+	case PLAN_OPT_MODULE:
+		return set_module(ps, arg);
+	case PLAN_OPT_SUBBUF_SIZE:
+		return plan_parse_int(ps->plan, "--subbuf-size", arg, 1, 1 << 20, &inst->subbuf_kb);
 	case PLAN_OPT_MAX_GRAPH_DEPTH:
 		return plan_parse_int(ps->plan, "--max-graph-depth", arg, 0, 1 << 20,
 				      &inst->max_graph_depth);
@@ -284,7 +337,9 @@ static int parse_net(struct plan *plan, const char *arg)
 static int check_file_option(const struct plan *plan, int id, const char *arg)
 {
 	const char *flag = id == 'm' ? "-m" :
-			   id == PLAN_OPT_COMPRESSION ? "--compression" : "--file-version";
+			   id == PLAN_OPT_COMPRESSION ? "--compression" :
+			   id == PLAN_OPT_TS_OFFSET ? "--ts-offset" :
+			   id == PLAN_OPT_TEMP ? "--temp" : "--file-version";
 
 	if (plan->caps & PLAN_WRITES_FILE)
 		return 0;
@@ -293,13 +348,25 @@ static int check_file_option(const struct plan *plan, int id, const char *arg)
 			     "(did you mean 'record'?)");
 }
 
+/* --ts-offset: a signed integer (0x.. too), kept as typed: the OFFSET option's text */
+static int parse_ts_offset(struct plan *plan, const char *arg)
+{
+	char *end;
+
+	errno = 0;
+	(void)strtoll(arg, &end, 0);
+	if (!*arg || *end || errno)
+		return plan_err_flag(plan, "--ts-offset", arg, "is not an integer offset");
+	return set_string(plan, &plan->ts_offset, "--ts-offset", arg);
+}
+
 /* Options that set a field of the whole plan. */
 static int parse_plan_opt(struct plan_parser *ps, int id, const char *arg)
 {
 	struct plan *plan = ps->plan;
 
-	if ((id == 'm' || id == PLAN_OPT_COMPRESSION || id == PLAN_OPT_FILE_VERSION) &&
-	    check_file_option(plan, id, arg))
+	if ((id == 'm' || id == PLAN_OPT_COMPRESSION || id == PLAN_OPT_FILE_VERSION ||
+	     id == PLAN_OPT_TS_OFFSET || id == PLAN_OPT_TEMP) && check_file_option(plan, id, arg))
 		return -EINVAL;
 	switch (id) {
 	case 'v':
@@ -333,8 +400,17 @@ static int parse_plan_opt(struct plan_parser *ps, int id, const char *arg)
 	case 'S':
 		plan->profile_manual = true;
 		return 0;
+	case 'K':
+		plan->keep_tracing_on = true;
+		/* fall through */
 	case 'k':
 		plan->keep = true;
+		return 0;
+	case 'D':
+		plan->no_ftrace_enabled = true;
+		/* fall through */
+	case 'd':
+		plan->no_function_trace = true;
 		return 0;
 	case 'q':
 		plan->quiet = true;
@@ -351,6 +427,23 @@ static int parse_plan_opt(struct plan_parser *ps, int id, const char *arg)
 				      &plan->cmdlines_size);
 	case PLAN_OPT_DATE:
 		plan->date = true;
+		return 0;
+	case PLAN_OPT_TS_OFFSET:
+		return parse_ts_offset(plan, arg);
+	case PLAN_OPT_TEMP:
+		return set_string(plan, &plan->temp_dir, "--temp", arg);
+	case PLAN_OPT_USER:
+		return set_string(plan, &plan->user, "--user", arg);
+	case 'r':
+		return plan_parse_int(plan, "-r", arg, 1, 99, &plan->rt_prio);
+	case PLAN_OPT_POLL:
+		plan->poll = true;
+		return 0;
+	case PLAN_OPT_NO_FILTER:
+		plan->no_filter = true;
+		return 0;
+	case PLAN_OPT_STDERR:
+		plan->stdout_to_stderr = true;
 		return 0;
 	case 'N':
 		return parse_net(plan, arg);
@@ -415,14 +508,21 @@ static int add_profile_events(struct plan *plan)
 
 static int check_plan(struct plan *plan)
 {
-	int ret = add_profile_events(plan);
+	int i, ret = add_profile_events(plan);
 
+	for (i = 0; i < plan->nr_instances && !ret; i++)
+		ret = close_module(&plan->instances[i]);
 	if (ret)
 		return ret;
 	if (plan->follow_children && !plan->filter_command && !plan->nr_pids)
 		return plan_err_flag(plan, "-c", "", "needs -F or -P");
 	if (plan->filter_command && !plan->command)
 		return plan_err_flag(plan, "-F", "", "needs a COMMAND to trace");
+	if (plan->user && !plan->command)
+		return plan_err_flag(plan, "--user", plan->user, "needs a COMMAND to run");
+	if (plan->date && plan->ts_offset)
+		return plan_err_flag(plan, "--ts-offset", plan->ts_offset,
+				     "cannot be combined with --date");
 	if (plan->net_tcp && plan->net_udp)
 		return plan_err_flag(plan, "--udp", "", "cannot be combined with -t");
 	if ((plan->net_tcp || plan->net_udp) && !plan->net_target)

@@ -86,6 +86,8 @@ static int extract_run(struct record_run *run)
 		ret = record_session_init(&run->session, names, n, record_output_path(run->plan),
 				       run->plan->file_version, run->plan->compression);
 	run->session.events.all = true;
+	if (!ret && run->plan->date)
+		record_measure_date(run);
 	run->session.latency = run->latency >= 0;
 	if (run->extract.snapshot)
 		run->session.raw_file = "snapshot_raw";
@@ -113,8 +115,9 @@ static int extract_run(struct record_run *run)
 
 /*
  * extract reads what is there: no events or filters, and -s means the snapshot buffer. It
- * changes no setting, so trace-cmd's -O, -k and --date (which set options, keep tracing on, and
- * write a date marker) are not in its table: they are unknown options.
+ * changes no setting, so trace-cmd's -O (which sets options) is not in its table; -k (trace-cmd
+ * switches tracing off afterwards without it) is what ktrace always does, and --date writes the
+ * DATE option as record's does.
  */
 static const struct kt_option extract_options[] = {
 	KT_OPT('p', NULL, KT_ARG_REQUIRED, "TRACER", "the tracer whose data is extracted"),
@@ -124,6 +127,8 @@ static const struct kt_option extract_options[] = {
 	KT_OPT('t', NULL, KT_ARG_NONE, NULL, "the top instance too (with -B or -a)"),
 	KT_OPT('s', NULL, KT_ARG_NONE, NULL, "extract the snapshot buffer"),
 	KT_OPT('q', NULL, KT_ARG_NONE, NULL, "quiet"),
+	KT_OPT('k', NULL, KT_ARG_NONE, NULL, "leave tracing as it is (ktrace extract always does)"),
+	KT_OPT(PLAN_OPT_DATE, "date", KT_ARG_NONE, NULL, "record the wall-clock offset"),
 	PLAN_FILE_FORMAT_OPTIONS
 	{ 0 },
 };

@@ -68,7 +68,7 @@ int record_collect_events(const struct plan *plan, struct meta_events *ev)
 }
 
 /* --date is a convenience: without the offset the trace is still worth writing. */
-static void measure_date(struct record_run *run)
+void record_measure_date(struct record_run *run)
 {
 	char *clock = meta_selected_clock(run->session.bufs[0].dir);
 	int ret = record_date_offset(clock, &run->session.date);
@@ -90,6 +90,11 @@ static int setup_session(struct record_run *run)
 				       run->plan->file_version, run->plan->compression);
 	if (!ret)
 		run->session.max_bytes = (uint64_t)run->plan->max_kb * 1024;
+	run->session.ts_offset = run->plan->ts_offset;
+	run->session.rt_prio = run->plan->rt_prio;
+	run->session.no_ring_wait = run->plan->poll;
+	if (!ret && run->plan->temp_dir)
+		ret = record_session_set_temp_dir(&run->session, run->plan->temp_dir);
 	run->session.trace_id = run->guests ? record_guests_trace_id(run->guests) :
 				run->agent_trace_id;
 	run->session.guests = run->guests;
@@ -104,7 +109,7 @@ static int setup_session(struct record_run *run)
 	if (ret)
 		strbuf_addf(&run->err, "preparing the recorders: %s", strerror(-ret));
 	if (!ret && run->plan->date)
-		measure_date(run);
+		record_measure_date(run);
 	return ret;
 }
 
@@ -456,6 +461,7 @@ int record_plan_run(struct plan *plan)
 static const struct kt_option record_options[] = {
 	PLAN_OPTIONS
 	PLAN_PROFILE_OPTIONS
+	PLAN_CAPTURE_OPTIONS
 	PLAN_NET_TLS_OPTIONS
 	FLIGHT_OPTIONS
 	KT_OPT('A', NULL, KT_ARG_REQUIRED, "GUEST",

@@ -45,6 +45,8 @@ struct record_run {
 const char *record_output_path(const struct plan *plan);
 /* Creates the output file (not with -N), marked unfinished until written. */
 int record_open_output(struct record_run *run);
+/* --date (record, extract): the session's DATE option, or a warning when it cannot be measured */
+void record_measure_date(struct record_run *run);
 /*
  * Parses argv as cmd's options (the command's own rows at own_offset in struct record_run, which
  * starts as *run) and runs fn; returns the exit status.

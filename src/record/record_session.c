@@ -43,6 +43,17 @@ static char *output_dir(const char *output)
 	return dir;
 }
 
+int record_session_set_temp_dir(struct record_session *s, const char *dir)
+{
+	char *copy = strdup(dir);
+
+	if (!copy)
+		return -ENOMEM;
+	free(s->out_dir);
+	s->out_dir = copy;
+	return 0;
+}
+
 int record_session_init(struct record_session *s, const char *const *names, int nr_names,
 		     const char *output, int version, enum kt_compression comp)
 {
@@ -121,6 +132,7 @@ static int start_cpu(struct record_session *s, struct record_buffer *b, struct r
 		/* the buffer's pages, and a few the writer filled meanwhile */
 		.take_at_most = s->bounded ? (uint64_t)b->buffer_kb * 1024 + 4ull * b->page_size : 0,
 		.read = s->read,
+		.no_ring_wait = s->no_ring_wait,
 	};
 	int ret;
 
@@ -155,6 +167,13 @@ static int start_cpu(struct record_session *s, struct record_buffer *b, struct r
 	/* A configured CPU that is not present has no ring buffer: nothing to record there. */
 	if (ret == -ENOENT || ret == -ENODEV)
 		return 0;
+	if (!ret && s->rt_prio) {
+		ret = recorder_set_rt_prio(c->rec, s->rt_prio);
+		if (ret)
+			strbuf_addf(err, "-r %d: cannot run the recorder of CPU %d at that "
+				    "SCHED_FIFO priority: %s", s->rt_prio, c->cpu, strerror(-ret));
+		return ret;
+	}
 	if (ret)
 		strbuf_addf(err, "cannot %s %s/per_cpu/cpu%d/%s: %s",
 			    s->read == RECORDER_READ_MMAP ? "map" : "read", b->dir, c->cpu,
@@ -308,6 +327,9 @@ static int write_meta(struct record_session *s, int buf, struct dat_writer *w, s
 
 	if (!ret && s->date)
 		ret = dat_writer_add_option(w, DAT_OPT_DATE, s->date, (uint32_t)strlen(s->date) + 1);
+	if (!ret && s->ts_offset)
+		ret = dat_writer_add_option(w, DAT_OPT_OFFSET, s->ts_offset,
+					    (uint32_t)strlen(s->ts_offset) + 1);
 	if (!ret)
 		ret = meta_add_options(w, s->latency ? NULL : s->bufs[buf].dir, s->nr_cpus,
 					       s->trace_id);

@@ -60,6 +60,9 @@ struct record_session {
 	struct meta_events events;
 	int wait_ms;
 	char *date;		/* DATE option text (record --date), or NULL */
+	int rt_prio;		/* record -r: the recorders' SCHED_FIFO priority, 0 = as we are */
+	bool no_ring_wait;	/* record --poll (recorder.h) */
+	const char *ts_offset;	/* OFFSET option text (record --ts-offset, the plan's), or NULL */
 	uint64_t max_bytes;	/* -m in bytes per CPU, 0 = keep everything */
 	const char *raw_file;	/* per-CPU file to read; NULL: trace_pipe_raw */
 	bool bounded;		/* flight recorder: read at most what the buffer holds (recorder.h) */
@@ -96,5 +99,8 @@ void record_session_close(struct record_session *s);
 void record_session_release(struct record_session *s);
 
 int record_read_counters(const char *dir, int cpu, struct cpu_counters *c);
+
+/* record --temp DIR: the per-CPU temp files go in DIR rather than beside the output */
+int record_session_set_temp_dir(struct record_session *s, const char *dir);
 
 #endif

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -378,8 +379,9 @@ static bool wait_for_work(struct recorder *r, bool idle_wakeup)
 		{ .fd = r->trace_fd, .events = POLLIN },
 	};
 	int timeout = idle_wakeup ? IDLE_PAUSE_MS : r->cfg.wait_ms;
+	bool ring = !idle_wakeup && !r->cfg.no_ring_wait;
 
-	if (poll(fds, idle_wakeup ? 1 : 2, timeout) < 0 && errno != EINTR)
+	if (poll(fds, ring ? 2 : 1, timeout) < 0 && errno != EINTR)
 		return true;
 	r->ring_woke = fds[1].revents & POLLIN;
 	return fds[0].revents & POLLIN;
@@ -529,6 +531,13 @@ int recorder_start(const struct recorder_config *cfg, struct recorder **out)
 	}
 	*out = r;
 	return 0;
+}
+
+int recorder_set_rt_prio(struct recorder *r, int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	return -pthread_setschedparam(r->thread, SCHED_FIFO, &sp);
 }
 
 pid_t recorder_tid(const struct recorder *r)

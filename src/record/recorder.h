@@ -50,6 +50,11 @@ struct recorder_config {
 	 */
 	uint64_t take_at_most;
 	enum recorder_read read; /* datagrams always splice */
+	/*
+	 * record --poll: never wait on the ring buffer's wake-up (its irq_work IPIs are noise on
+	 * a real-time system); read every wait_ms instead
+	 */
+	bool no_ring_wait;
 };
 
 struct recorder_stats {
@@ -79,5 +84,8 @@ void recorder_get_stats(const struct recorder *r, struct recorder_stats *st);
  */
 int recorder_finish(struct recorder *r);
 void recorder_free(struct recorder *r);
+
+/* record -r PRIO: the recorder's thread runs at SCHED_FIFO priority prio. 0 or -errno. */
+int recorder_set_rt_prio(struct recorder *r, int prio);
 
 #endif

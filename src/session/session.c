@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* One trace session: signals, the held command, pid filters, tracing on/off, undo (session.h). */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
@@ -18,12 +20,41 @@ void trace_session_init(struct trace_session *s, const struct plan *plan, const 
 	s->plan = plan;
 	s->cmd = cmd;
 	s->sig_fd = -1;
+	s->saved_stdout = -1;
 	session_child_init(&s->child);
+}
+
+/* --stderr: what we print goes to stderr; the command keeps the stdout we were given */
+static int stdout_to_stderr(struct trace_session *s)
+{
+	s->saved_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (s->saved_stdout < 0)
+		return -errno;
+	fflush(stdout);
+	if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		close(s->saved_stdout);
+		s->saved_stdout = -1;
+		return -errno;
+	}
+	s->child.stdout_fd = s->saved_stdout;
+	return 0;
+}
+
+static void stdout_back(struct trace_session *s)
+{
+	if (s->saved_stdout < 0)
+		return;
+	fflush(stdout);
+	dup2(s->saved_stdout, STDOUT_FILENO);
+	close(s->saved_stdout);
+	s->saved_stdout = s->child.stdout_fd = -1;
 }
 
 int trace_session_begin(struct trace_session *s)
 {
-	return session_signals_block(&s->sig_fd, &s->old_mask, s->save_signal);
+	int ret = s->plan->stdout_to_stderr ? stdout_to_stderr(s) : 0;
+
+	return ret ? ret : session_signals_block(&s->sig_fd, &s->old_mask, s->save_signal);
 }
 
 int trace_session_apply(struct trace_session *s, struct strbuf *err)
@@ -31,6 +62,14 @@ int trace_session_apply(struct trace_session *s, struct strbuf *err)
 	const struct plan *plan = s->plan;
 	int ret;
 
+	if (plan->user) {
+		ret = session_child_set_user(&s->child, plan->user);
+		if (ret) {
+			strbuf_addf(err, "--user '%s': %s", plan->user,
+				    ret == -ENOENT ? "no such user" : strerror(-ret));
+			return ret;
+		}
+	}
 	if (plan->command) {
 		ret = session_child_spawn(&s->child, plan->command, &s->old_mask);
 		if (ret) {
@@ -44,8 +83,11 @@ int trace_session_apply(struct trace_session *s, struct strbuf *err)
 
 void trace_session_exclude(struct trace_session *s, const pid_t *tids, int nr)
 {
-	/* a pid filter keeps them out already; kernels without the files just keep them */
-	if (s->plan->filter_command || s->plan->nr_pids || !s->undo)
+	/*
+	 * a pid filter keeps them out already; --no-filter keeps them in; kernels without the
+	 * files just keep them
+	 */
+	if (s->plan->filter_command || s->plan->nr_pids || s->plan->no_filter || !s->undo)
 		return;
 	plan_set_event_notrace_pids(s->plan, s->undo, tids, nr);
 	plan_set_ftrace_notrace_pids(s->plan, s->undo, tids, nr);
@@ -53,8 +95,9 @@ void trace_session_exclude(struct trace_session *s, const pid_t *tids, int nr)
 
 int trace_session_go(struct trace_session *s, struct strbuf *err)
 {
-	/* set leaves tracing_on as it found it */
-	int ret = (s->plan->caps & PLAN_ADDS) ? 0 : plan_tracing_on(s->plan, s->undo, true);
+	/* set and -K leave tracing_on as they found it */
+	bool leave = (s->plan->caps & PLAN_ADDS) || s->plan->keep_tracing_on;
+	int ret = leave ? 0 : plan_tracing_on(s->plan, s->undo, true);
 
 	if (ret || !s->plan->command)
 		return ret;
@@ -206,7 +249,7 @@ enum session_end trace_session_wait(struct trace_session *s, const struct sessio
 
 void trace_session_stop(struct trace_session *s)
 {
-	if (s->undo)
+	if (s->undo && !s->plan->keep_tracing_on)
 		plan_tracing_on(s->plan, s->undo, false);
 }
 
@@ -227,6 +270,7 @@ int trace_session_end(struct trace_session *s, bool keep, struct strbuf *err)
 		s->undo = NULL;
 	}
 	session_child_cleanup(&s->child);
+	stdout_back(s);
 	if (s->sig_fd >= 0)
 		session_signals_unblock(&s->sig_fd, &s->old_mask);
 	return ret;

@@ -2,6 +2,8 @@
 /* The held-then-released command of a trace session (session_child.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -12,21 +14,55 @@
 void session_child_init(struct trace_session_child *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->go_fd = c->err_fd = -1;
+	c->go_fd = c->err_fd = c->stdout_fd = -1;
 }
 
-static void child_main(int go_rd, int err_wr, char *const *argv, const sigset_t *mask)
+int session_child_set_user(struct trace_session_child *c, const char *user)
+{
+	struct passwd *pw;
+
+	errno = 0;
+	pw = getpwnam(user);
+	if (!pw)
+		return errno ? -errno : -ENOENT;
+	c->user_name = strdup(pw->pw_name);
+	c->user_home = strdup(pw->pw_dir);
+	if (!c->user_name || !c->user_home)
+		return -ENOMEM;
+	c->uid = pw->pw_uid;
+	c->gid = pw->pw_gid;
+	return 0;
+}
+
+/* As trace-cmd's change_user: groups, gid, uid, then the login's environment. */
+static int become_user(const struct trace_session_child *c)
+{
+	if (initgroups(c->user_name, c->gid) || setgid(c->gid) || setuid(c->uid))
+		return -errno;
+	if (setenv("HOME", c->user_home, 1) || setenv("USER", c->user_name, 1) ||
+	    setenv("LOGNAME", c->user_name, 1))
+		return -errno;
+	return 0;
+}
+
+static void child_main(const struct trace_session_child *c, int go_rd, int err_wr,
+		       char *const *argv, const sigset_t *mask)
 {
 	char go;
-	int err;
+	int err = 0;
 
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	/* EOF instead of the byte: the session gave up before starting; do not run the command. */
 	if (read(go_rd, &go, 1) != 1)
 		_exit(127);
 	close(go_rd);
-	execvp(argv[0], argv);
-	err = errno;
+	if (c->stdout_fd >= 0 && dup2(c->stdout_fd, STDOUT_FILENO) < 0)
+		err = -errno;
+	if (!err && c->user_name)
+		err = become_user(c);
+	if (!err)
+		execvp(argv[0], argv);
+	err = err ? -err : errno;
 	if (write(err_wr, &err, sizeof(err)) < 0)
 		_exit(127);
 	_exit(127);
@@ -55,7 +91,7 @@ int session_child_spawn(struct trace_session_child *c, char *const *argv, const 
 	if (c->pid == 0) {
 		close(go[1]);
 		close(err[0]);
-		child_main(go[0], err[1], argv, mask);
+		child_main(c, go[0], err[1], argv, mask);
 	}
 	close(go[0]);
 	close(err[1]);
@@ -104,6 +140,9 @@ void session_child_cleanup(struct trace_session_child *c)
 	if (c->err_fd >= 0)
 		close(c->err_fd);
 	c->go_fd = c->err_fd = -1;
+	free(c->user_name);
+	free(c->user_home);
+	c->user_name = c->user_home = NULL;
 	if (c->pid > 0 && !c->exited && !c->released) {
 		while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
 			;

@@ -15,6 +15,8 @@
 #include "ktrace/session.h"
 
 void session_child_init(struct trace_session_child *c);
+/* --user USER: the command will run as USER; 0, -ENOENT (no such user) or -errno. */
+int session_child_set_user(struct trace_session_child *c, const char *user);
 /* Forks the held child; `mask` is the signal mask the command should start with. */
 int session_child_spawn(struct trace_session_child *c, char *const *argv, const sigset_t *mask);
 /* Lets it exec; 0 once exec succeeded, or the exec's negative errno. */

@@ -265,6 +265,12 @@ static void test_extract(void **state)
 	argv[3] = NULL;
 	assert_true(plan_parse_own(&plan_cmd_extract, &x, 3, argv, &p) == KT_ERR_USAGE);
 	plan_release(&p);
+	/* trace-cmd extract's -k and --date; -O sets an option, which extract never does */
+	assert_int_equal(parse_args(&p, "extract", "-k", "--date", NULL), 0);
+	assert_true(p.keep && p.date);
+	plan_release(&p);
+	assert_true(parse_args(&p, "extract", "-O", "noirq-info", NULL) == KT_ERR_USAGE);
+	plan_release(&p);
 	assert_true(parse_args(&p, "record", "-s", NULL) == KT_ERR_USAGE);
 	plan_release(&p);
 	assert_true(parse_args(&p, "start", "-e", "a", NULL) == 0);
@@ -354,6 +360,68 @@ static void test_profile(void **state)
 	plan_release(&p);
 }
 
+/* issue 20: trace-cmd 3.4's record flags */
+static void test_module(void **state)
+{
+	struct plan p;
+	struct plan_instance *in;
+
+	assert_int_equal(parse_args(&p, "record", "-p", "function", "-l", "plain", "--module",
+				    "snd", "-l", "*jack*", "-n", "x", "-B", "one", "-p", "function",
+				    "--module", "a", "--module", "b", "-g", "y", NULL), 0);
+	in = p.instances;
+	assert_string_equal(in[0].func_filters[0], "plain");
+	assert_string_equal(in[0].func_filters[1], "*jack*:mod:snd");
+	assert_null(in[0].func_filters[2]);
+	assert_string_equal(in[0].func_notrace[0], "x:mod:snd");
+	/* a --module with nothing after it: all of its functions */
+	assert_string_equal(in[1].func_filters[0], "*:mod:a");
+	assert_string_equal(in[1].graph_funcs[0], "y:mod:b");
+	assert_null(in[1].func_filters[1]);
+	plan_release(&p);
+	assert_int_equal(parse_args(&p, "record", "-p", "function", "--module", "snd", NULL), 0);
+	assert_string_equal(p.instances[0].func_filters[0], "*:mod:snd");
+	plan_release(&p);
+	assert_true(parse_args(&p, "record", "--module", "a:b", NULL) == KT_ERR_USAGE);
+	plan_release(&p);
+}
+
+static void test_recflags(void **state)
+{
+	struct plan p;
+
+	assert_int_equal(parse_args(&p, "record", "-e", "sched", "--subbuf-size", "16", "-B", "x",
+				    "-e", "irq", "--subbuf-size", "8", "-d", "-K", "--ts-offset",
+				    "-0x10", "--temp", "/tmp", "--user", "nobody", "--stderr", "--",
+				    "true", NULL), 0);
+	assert_int_equal(p.instances[0].subbuf_kb, 16);
+	assert_int_equal(p.instances[1].subbuf_kb, 8);
+	assert_true(p.no_function_trace && !p.no_ftrace_enabled);
+	assert_true(p.keep && p.keep_tracing_on);
+	assert_string_equal(p.ts_offset, "-0x10");
+	assert_string_equal(p.temp_dir, "/tmp");
+	assert_string_equal(p.user, "nobody");
+	assert_true(p.stdout_to_stderr);
+	plan_release(&p);
+	assert_int_equal(parse_args(&p, "record", "-e", "sched", "-D", "-k", NULL), 0);
+	assert_true(p.no_function_trace && p.no_ftrace_enabled && p.keep && !p.keep_tracing_on);
+	plan_release(&p);
+	/* refusals: each names its flag */
+	assert_true(parse_args(&p, "record", "--date", "--ts-offset", "5", NULL) == KT_ERR_USAGE);
+	plan_release(&p);
+	assert_true(parse_args(&p, "record", "--ts-offset", "5x", NULL) == KT_ERR_USAGE);
+	plan_release(&p);
+	assert_true(parse_args(&p, "record", "--subbuf-size", "0", NULL) == KT_ERR_USAGE);
+	plan_release(&p);
+	assert_true(parse_args(&p, "record", "-e", "sched", "--user", "nobody", NULL) ==
+		    KT_ERR_USAGE);
+	plan_release(&p);
+	assert_true(parse_args(&p, "start", "--ts-offset", "5", NULL) == KT_ERR_USAGE);
+	plan_release(&p);
+	assert_true(parse_args(&p, "stream", "--temp", "/tmp", NULL) == KT_ERR_USAGE);
+	plan_release(&p);
+}
+
 static void test_help(void **state)
 {
 	struct plan p;
@@ -381,6 +449,8 @@ int main(void)
 		cmocka_unit_test(test_extract),
 		cmocka_unit_test(test_start_command),
 		cmocka_unit_test(test_stream),
+		cmocka_unit_test(test_module),
+		cmocka_unit_test(test_recflags),
 		cmocka_unit_test(test_help),
 	};
 

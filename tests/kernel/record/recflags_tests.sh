@@ -1,0 +1,286 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# issue 20: trace-cmd 3.4's record flags on the live tracefs, each checked by its effect on
+# tracefs while the command runs, what is left after it, and the file it writes (read back by
+# trace-cmd report 3.1.6, the reference reader, and compared with trace-cmd record where 3.1.6
+# has the flag, under the shim of tests/interop/listen/tcshim.c).
+# Run under flock /tmp/ktrace-tracefs.lock (meson does).
+#   recflags_tests.sh KTRACE TCSHIM CASE
+set -u
+K=$(readlink -f "$1")
+SHIM=$(readlink -f "$2")
+CASE=$3
+T=/sys/kernel/tracing
+W=$(mktemp -d /tmp/ktrace-recflags.XXXXXX)
+chmod 755 "$W"
+trap 'rm -rf "$W"' EXIT
+
+fail() {
+	echo "FAIL [$CASE]: $*" >&2
+	exit 1
+}
+tc() { TCSHIM_SELF=$SHIM LD_PRELOAD=$SHIM trace-cmd "$@"; }
+
+# what record may touch here; it must be as before once record is done
+snapshot() {
+	local f
+	for f in tracing_on current_tracer set_event buffer_size_kb buffer_subbuf_size_kb \
+		 trace_clock options/function-trace events/sched/sched_switch/enable; do
+		printf '%s: %s\n' "$f" "$(tr '\n' ' ' < "$T/$f")"
+	done
+	echo "ftrace_enabled: $(cat /proc/sys/kernel/ftrace_enabled)"
+	echo "instances: $(ls "$T/instances" | tr '\n' ' ')"
+}
+
+same_state() {	# BEFORE [WHAT]
+	local now
+	now=$(snapshot)
+	[ "$1" = "$now" ] || fail "${2:+$2: }tracefs changed: $(diff <(echo "$1") <(echo "$now"))"
+}
+
+rec() {	# ARGS...: ktrace record -q -o $W/t.dat ARGS, must succeed
+	"$K" record -q -o "$W/t.dat" "$@" > "$W/out" 2> "$W/err" ||
+		fail "record $*: $(cat "$W/err")"
+}
+
+case_subbuf() {
+	local before old
+	before=$(snapshot)
+	old=$(cat $T/buffer_subbuf_size_kb)
+	[ "$old" != 16 ] || fail "the sub-buffer size is already 16 KB: the test would prove nothing"
+	rec --subbuf-size 16 -e sched:sched_switch -- sh -c "cat $T/buffer_subbuf_size_kb > $W/during"
+	[ "$(cat "$W/during")" = 16 ] ||
+		fail "buffer_subbuf_size_kb was $(cat "$W/during") during the run, not 16"
+	same_state "$before" "--subbuf-size 16"
+	# the 16 KB pages are read back by trace-cmd, every event of them
+	trace-cmd report -i "$W/t.dat" > "$W/report" 2> "$W/report.err" ||
+		fail "trace-cmd report of a --subbuf-size 16 file: $(head -3 "$W/report.err")"
+	grep -q 'sched_switch:' "$W/report" || fail "no sched_switch in the 16 KB-page file"
+	"$K" report -i "$W/t.dat" > "$W/kreport" || fail "ktrace report of the file failed"
+	cmp -s "$W/report" "$W/kreport" || fail "ktrace and trace-cmd report differ on the file"
+	# per instance: the -B instance's own file
+	rec -B kt-recflags --subbuf-size 8 -e sched:sched_switch -- \
+		sh -c "cat $T/instances/kt-recflags/buffer_subbuf_size_kb $T/buffer_subbuf_size_kb > $W/during"
+	[ "$(tr '\n' ' ' < "$W/during")" = "8 $old " ] ||
+		fail "-B kt-recflags --subbuf-size 8: sub-buffer sizes (instance, top) were $(cat "$W/during")"
+	same_state "$before" "-B --subbuf-size 8"
+	echo "ok: --subbuf-size set during the run, put back after, file read by trace-cmd"
+}
+
+case_function_trace() {
+	local before
+	before=$(snapshot)
+	[ "$(cat $T/options/function-trace)" = 1 ] || fail "options/function-trace is not 1 to start"
+	rec -d -e sched:sched_switch -- sh -c "cat $T/options/function-trace > $W/during"
+	[ "$(cat "$W/during")" = 0 ] || fail "-d: options/function-trace was $(cat "$W/during")"
+	same_state "$before" "-d"
+	# trace-cmd 3.1.6's -d leaves the same during its run: function-trace 0, ftrace_enabled 1
+	rec -d -e sched:sched_switch -- sh -c \
+		"cat $T/options/function-trace /proc/sys/kernel/ftrace_enabled > $W/during"
+	(cd "$W" && tc record -q -o "$W/tc.dat" -d -e sched:sched_switch sh -c \
+		"cat $T/options/function-trace /proc/sys/kernel/ftrace_enabled > $W/tc.during" \
+		> "$W/tc.out" 2>&1) || fail "trace-cmd record -d: $(tail -3 "$W/tc.out")"
+	cmp -s "$W/during" "$W/tc.during" ||
+		fail "-d: ktrace left $(cat "$W/during" | tr '\n' ' '), trace-cmd $(tr '\n' ' ' < "$W/tc.during")"
+	"$K" reset > /dev/null || fail "ktrace reset after trace-cmd failed"
+	echo 1 > $T/tracing_on
+	before=$(snapshot)
+	# -d applies to the last instance given
+	rec -e sched:sched_switch -B kt-recflags -e sched:sched_switch -d -- \
+		sh -c "cat $T/instances/kt-recflags/options/function-trace $T/options/function-trace > $W/during"
+	[ "$(tr '\n' ' ' < "$W/during")" = "0 1 " ] ||
+		fail "-B X -d: function-trace (instance, top) was $(cat "$W/during")"
+	same_state "$before" "-B X -d"
+	# -D: ftrace_enabled too; this host refuses it: a clean failure, nothing left changed
+	if "$K" record -q -o "$W/d.dat" -D -e sched:sched_switch -- \
+		sh -c "cat /proc/sys/kernel/ftrace_enabled > $W/during" 2> "$W/err"; then
+		[ "$(cat "$W/during")" = 0 ] || fail "-D: ftrace_enabled was $(cat "$W/during")"
+		echo "ok: -D set ftrace_enabled to 0 during the run"
+	else
+		[ "$(wc -l < "$W/err")" = 1 ] || fail "-D failed with more than one line: $(cat "$W/err")"
+		grep -q 'ftrace_enabled' "$W/err" || fail "-D: the message names no file: $(cat "$W/err")"
+		[ ! -e "$W/d.dat" ] || fail "-D failed but left its file"
+		echo "ok: -D refused by this kernel: $(cat "$W/err")"
+	fi
+	same_state "$before" "-D"
+	echo "ok: -d/-D switch the function tracer off and put it back"
+}
+
+case_keep_tracing() {
+	local before
+	"$K" reset > /dev/null || fail "ktrace reset failed"
+	echo 0 > $T/tracing_on
+	before=$(snapshot)
+	rec -K -e sched:sched_switch -- sh -c "cat $T/tracing_on > $W/during"
+	[ "$(cat "$W/during")" = 0 ] || fail "-K wrote tracing_on (it was $(cat "$W/during"))"
+	# kept, as -k: the event stays on; tracing_on was never touched
+	[ "$(cat $T/events/sched/sched_switch/enable)" = 1 ] || fail "-K did not keep the event on"
+	[ "$(cat $T/tracing_on)" = 0 ] || fail "-K left tracing_on at $(cat $T/tracing_on)"
+	# the buffer is not cleared before the run: a marker from before is in the file
+	echo 1 > $T/tracing_on
+	echo kt-recflags-before > $T/trace_marker
+	rec -K -e sched:sched_switch -- true
+	"$K" report -i "$W/t.dat" | grep -q kt-recflags-before ||
+		fail "-K cleared the buffer: the marker written before is not in the file"
+	[ "$(cat $T/tracing_on)" = 1 ] || fail "-K switched tracing off"
+	"$K" reset > /dev/null || fail "ktrace reset failed"
+	echo 1 > $T/tracing_on
+	# set refuses it, as trace-cmd set refuses -k
+	"$K" set -K -e sched:sched_switch 2> "$W/err" && fail "set -K was accepted"
+	grep -q -- '-K' "$W/err" || fail "set -K: the message does not name -K: $(cat "$W/err")"
+	echo "ok: -K leaves tracing_on and the buffers alone, keeps the settings"
+}
+
+case_user() {
+	local before uid
+	before=$(snapshot)
+	uid=$(id -u nobody) || fail "no user nobody here"
+	mkdir -m 777 "$W/who.d"
+	rec --user nobody -e sched:sched_switch -F -- sh -c "id -u > $W/who.d/uid; echo \$USER \$LOGNAME >> $W/who.d/uid"
+	[ "$(head -1 "$W/who.d/uid")" = "$uid" ] ||
+		fail "--user nobody: the command ran as uid $(head -1 "$W/who.d/uid")"
+	[ "$(sed -n 2p "$W/who.d/uid")" = "nobody nobody" ] ||
+		fail "--user nobody: USER LOGNAME were $(sed -n 2p "$W/who.d/uid")"
+	# -F followed the command through the change of user
+	trace-cmd report -i "$W/t.dat" 2> /dev/null | grep -q 'sched_switch:' ||
+		fail "--user -F: no events of the command"
+	same_state "$before" "--user"
+	"$K" record -q -o "$W/n.dat" --user kt-no-such-user -e sched:sched_switch -- true \
+		2> "$W/err" && fail "--user kt-no-such-user was accepted"
+	grep -q "kt-no-such-user.*no such user" "$W/err" || fail "unknown user: $(cat "$W/err")"
+	same_state "$before" "--user unknown"
+	echo "ok: --user runs the command as the user; an unknown one fails cleanly"
+}
+
+case_stderr() {
+	local before
+	before=$(snapshot)
+	# stream: the events go to stderr, the command's own output stays on stdout
+	"$K" stream --stderr -e sched:sched_switch -- sh -c 'echo kt-command-out; sleep 0.2' \
+		> "$W/out" 2> "$W/err" || fail "stream --stderr: $(head -3 "$W/err")"
+	[ "$(cat "$W/out")" = kt-command-out ] ||
+		fail "stream --stderr: stdout has more than the command's line: $(head -3 "$W/out")"
+	grep -q 'sched_switch:' "$W/err" || fail "stream --stderr: no events on stderr"
+	# without it the events are on stdout (what --stderr changes)
+	"$K" stream -e sched:sched_switch -- sh -c 'echo kt-command-out; sleep 0.2' \
+		> "$W/out" 2> "$W/err" || fail "stream: $(head -3 "$W/err")"
+	grep -q 'sched_switch:' "$W/out" || fail "stream: no events on stdout"
+	rec --stderr -e sched:sched_switch -- echo kt-command-out
+	[ "$(cat "$W/out")" = kt-command-out ] || fail "record --stderr: stdout is $(head -3 "$W/out")"
+	same_state "$before" "--stderr"
+	echo "ok: --stderr moves ktrace's output to stderr, the command keeps stdout"
+}
+
+# OFFSET option's text of FILE (trace-cmd dump --options)
+offset_of() {
+	trace-cmd dump --options -i "$1" 2> /dev/null | sed -n '/Option OFFSET/{n;p}'
+}
+
+case_ts_offset() {
+	local before raw shifted want
+	before=$(snapshot)
+	rec --ts-offset 1000000000 -e sched:sched_switch -- sleep 0.1
+	[ "$(offset_of "$W/t.dat")" = 1000000000 ] ||
+		fail "no OFFSET 1000000000 option: '$(offset_of "$W/t.dat")'"
+	same_state "$before" "--ts-offset"
+	# trace-cmd 3.1.6 writes the same option for the same flag (and leaves its events on)
+	command -v trace-cmd > /dev/null || fail "trace-cmd is not installed"
+	(cd "$W" && tc record -q -o "$W/tc.dat" --ts-offset 1000000000 -e sched:sched_switch \
+		sleep 0.1 > "$W/tc.out" 2>&1) || fail "trace-cmd record --ts-offset: $(tail -3 "$W/tc.out")"
+	"$K" reset > /dev/null || fail "ktrace reset after trace-cmd failed"
+	echo 1 > $T/tracing_on
+	before=$(snapshot)
+	[ "$(offset_of "$W/tc.dat")" = "$(offset_of "$W/t.dat")" ] ||
+		fail "OFFSET differs from trace-cmd's: '$(offset_of "$W/tc.dat")'"
+	# readers add it: first event's time in seconds, with and without the offset
+	raw=$(trace-cmd report --raw-ts -i "$W/t.dat" 2> /dev/null | grep -m1 -o '\] *[0-9]*:' | tr -dc 0-9)
+	shifted=$(trace-cmd report -t -i "$W/t.dat" 2> /dev/null | grep -m1 -o '\] *[0-9.]*:' | tr -dc 0-9)
+	want=$((raw + 1000000000))
+	[ "$shifted" = "$want" ] || fail "trace-cmd report: first timestamp $shifted, expected $want"
+	"$K" report -t -i "$W/t.dat" | grep -m1 -o '\] *[0-9.]*:' | tr -dc 0-9 > "$W/k"
+	[ "$(cat "$W/k")" = "$want" ] || fail "ktrace report: first timestamp $(cat "$W/k"), expected $want"
+	"$K" record -q -o "$W/x.dat" --date --ts-offset 5 -e sched:sched_switch -- true \
+		2> "$W/err" && fail "--date --ts-offset was accepted"
+	grep -q -- '--ts-offset' "$W/err" || fail "--date --ts-offset: $(cat "$W/err")"
+	same_state "$before" "--ts-offset"
+	echo "ok: --ts-offset writes trace-cmd's OFFSET option; reports shift by it"
+}
+
+case_temp() {
+	local before
+	before=$(snapshot)
+	mkdir "$W/tmp" "$W/out.d"
+	# the recorders' temp files are unnamed: they show up as open fds under DIR
+	"$K" record -q -o "$W/out.d/t.dat" --temp "$W/tmp" -e sched:sched_switch -- \
+		sh -c "ls -l /proc/\$PPID/fd/ 2> /dev/null > $W/fds; sleep 0.1" 2> "$W/err" ||
+		fail "record --temp: $(cat "$W/err")"
+	grep -q "$W/tmp/" "$W/fds" || fail "--temp: no recorder file under $W/tmp: $(cat "$W/fds")"
+	grep -q "$W/out.d/#\|$W/out.d/.*(deleted)" "$W/fds" &&
+		fail "--temp: temp files still beside the output"
+	trace-cmd report -i "$W/out.d/t.dat" > /dev/null 2>&1 || fail "the --temp file does not read"
+	"$K" record -q -o "$W/t.dat" --temp "$W/none" -e sched:sched_switch -- true 2> "$W/err" &&
+		fail "--temp into a missing directory was accepted"
+	grep -q "$W/none" "$W/err" || fail "--temp missing dir: $(cat "$W/err")"
+	[ ! -e "$W/t.dat" ] || fail "--temp failure left the output file"
+	same_state "$before" "--temp"
+	echo "ok: --temp puts the per-CPU files in DIR"
+}
+
+case_rt_prio() {
+	local before n
+	before=$(snapshot)
+	# the command's parent is ktrace: one line per thread, policy and priority
+	rec -r 5 -e sched:sched_switch -- sh -c \
+		"for t in /proc/\$PPID/task/*; do chrt -p \${t##*/}; done > $W/sched"
+	n=$(grep -c "policy: SCHED_FIFO" "$W/sched")
+	[ "$n" -ge "$(nproc)" ] || fail "-r 5: $n SCHED_FIFO threads, expected one per CPU: $(cat "$W/sched")"
+	[ "$(grep -c "priority: 5$" "$W/sched")" = "$n" ] || fail "-r 5: priorities: $(cat "$W/sched")"
+	grep -q "policy: SCHED_OTHER" "$W/sched" || fail "-r 5: the main thread changed policy too"
+	"$K" record -q -o "$W/x.dat" -r 100 -e sched:sched_switch -- true 2> "$W/err" &&
+		fail "-r 100 was accepted"
+	grep -q -- "-r" "$W/err" || fail "-r 100: $(cat "$W/err")"
+	same_state "$before" "-r"
+	echo "ok: -r PRIO runs the recorders (only) at SCHED_FIFO PRIO"
+}
+
+case_no_filter() {
+	local before
+	before=$(snapshot)
+	rec -e sched:sched_switch -- sh -c "cat $T/set_event_notrace_pid > $W/during; echo \$PPID > $W/ppid"
+	grep -qx "$(cat "$W/ppid")" "$W/during" ||
+		fail "ktrace ($(cat "$W/ppid")) is not in set_event_notrace_pid: $(cat "$W/during")"
+	rec --no-filter -e sched:sched_switch -- sh -c "cat $T/set_event_notrace_pid > $W/during"
+	[ ! -s "$W/during" ] || fail "--no-filter: set_event_notrace_pid holds $(cat "$W/during")"
+	same_state "$before" "--no-filter"
+	echo "ok: --no-filter leaves ktrace's threads in the events"
+}
+
+case_poll() {
+	local before
+	before=$(snapshot)
+	rec --poll -s 20000 -e sched:sched_switch -- sleep 0.3
+	trace-cmd report -i "$W/t.dat" 2> /dev/null | grep -q 'sleep-[0-9]* .*sched_switch:' ||
+		fail "--poll: the sleep's sched_switch is not in the file"
+	same_state "$before" "--poll"
+	echo "ok: --poll records by reading every -s"
+}
+
+# extract -k and --date: tracing left as it is, the DATE option in the file
+case_extract() {
+	"$K" reset > /dev/null || fail "ktrace reset failed"
+	"$K" start -e sched:sched_switch > /dev/null 2>&1 || fail "ktrace start failed"
+	sleep 0.2
+	"$K" extract -k --date -o "$W/x.dat" > /dev/null 2> "$W/err" ||
+		fail "extract -k --date: $(cat "$W/err")"
+	[ "$(cat $T/tracing_on)" = 1 ] || fail "extract -k switched tracing off"
+	[ "$(cat $T/events/sched/sched_switch/enable)" = 1 ] || fail "extract changed the events"
+	trace-cmd dump --options -i "$W/x.dat" 2> /dev/null | grep -q 'Option DATE' ||
+		fail "extract --date: no DATE option"
+	trace-cmd report -i "$W/x.dat" 2> /dev/null | grep -q 'sched_switch:' ||
+		fail "extract --date: no events"
+	"$K" reset > /dev/null || fail "ktrace reset failed"
+	echo 1 > $T/tracing_on
+	echo "ok: extract -k --date leaves tracing on and writes DATE"
+}
+
+"case_$CASE"
