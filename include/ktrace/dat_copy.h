@@ -29,4 +29,14 @@ int dat_file_copy(struct dat_file *df, int out_fd, const struct dat_writer_confi
  */
 int dat_copy_metadata(struct dat_file *df, struct dat_writer *w, struct strbuf *err);
 
+/*
+ * The first `size` bytes of in_fd, whole ring-buffer pages of page_size, compressed with comp
+ * in chunks of DAT_CHUNK_PAGES pages (as trace-cmd does) into an unnamed file in tmp_dir: what
+ * dat_writer_buffers takes as cs for a compressed file (restore). cs->cpu names the CPU in err;
+ * cs->fd (the staging file, the caller closes it when >= 0), size, raw_size and nr_chunks are
+ * set. 0, or negative errno with one line in err.
+ */
+int dat_stage_raw_pages(int in_fd, uint64_t size, uint32_t page_size, enum kt_compression comp,
+			const char *tmp_dir, struct dat_cpu_source *cs, struct strbuf *err);
+
 #endif

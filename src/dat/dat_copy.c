@@ -187,6 +187,64 @@ static int stage_page(struct stage *st, const void *page, uint32_t page_size)
 	return st->raw_len == st->chunk_cap ? stage_flush(st) : 0;
 }
 
+/* Fills buf with len bytes of fd from off: 0, -EIO when the file ends first, or -errno. */
+static int read_at(int fd, void *buf, size_t len, uint64_t off)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+int dat_stage_raw_pages(int in_fd, uint64_t size, uint32_t page_size, enum kt_compression comp,
+			const char *tmp_dir, struct dat_cpu_source *cs, struct strbuf *err)
+{
+	struct stage st = { .cs = cs, .chunk_cap = (size_t)DAT_CHUNK_PAGES * page_size };
+	uint64_t done = 0;
+	int ret;
+
+	cs->fd = fd_open_temp(tmp_dir);
+	if (cs->fd < 0) {
+		strbuf_addf(err, "a staging file in %s: %s", tmp_dir, strerror(-cs->fd));
+		return cs->fd;
+	}
+	ret = kt_codec_new(comp, &st.codec);
+	if (!ret) {
+		kt_codec_like_trace_cmd(st.codec);
+		st.bound = dat_chunk_bound(comp, st.chunk_cap);
+		st.raw = malloc(st.chunk_cap);
+		st.z = malloc(st.bound);
+		if (!st.raw || !st.z)
+			ret = -ENOMEM;
+	}
+	while (!ret && done < size) {
+		size_t len = size - done < st.chunk_cap ? (size_t)(size - done) : st.chunk_cap;
+
+		ret = read_at(in_fd, st.raw, len, done);
+		st.raw_len = len;
+		if (!ret)
+			ret = stage_flush(&st);
+		done += len;
+	}
+	if (ret)
+		strbuf_addf(err, "compressing cpu %d's data into %s: %s", cs->cpu, tmp_dir,
+			    strerror(-ret));
+	kt_codec_free(st.codec);
+	free(st.raw);
+	free(st.z);
+	return ret;
+}
+
 static int stage_cpu(struct dat_file *df, int buffer, int index, struct stage *st,
 		     const char *tmp_dir, struct strbuf *err)
 {
