@@ -12,22 +12,7 @@ CORPUS=$2
 . "$(dirname "$0")/../lib.sh"
 need_trace_cmd
 
-# cut_cpus SRC PREFIX: PREFIX.cpuN for each CPU of SRC's top buffer (uncompressed), from the
-# offsets `ktrace dump --flyrecord` prints (v6: "OFF SIZE [offset, size of cpu N]", v7:
-# "N OFF SIZE [id, data offset and size]"); prints the file names.
-cut_cpus() {
-	local src=$1 prefix=$2 n=0 off size
-	"$KTRACE" dump --flyrecord -i "$src" > "$W/fly.txt" 2>&1 || return 1
-	while read -r off size; do
-		dd if="$src" of="$prefix.cpu$n" bs=4096 skip=$((off / 4096)) count=$((size / 4096)) \
-			status=none || return 1
-		echo "$prefix.cpu$n"
-		n=$((n + 1))
-	done < <(sed -n -e 's/^[[:space:]]*\([0-9]*\)[[:space:]]*\([0-9]*\)[[:space:]]*\[offset, size of cpu.*/\1 \2/p' \
-			-e 's/^[[:space:]]*[0-9]*[[:space:]]\+\([0-9]*\)[[:space:]]\+\([0-9]*\)[[:space:]]*\[id, data offset and size\].*/\1 \2/p' \
-			"$W/fly.txt")
-	[ "$n" -gt 0 ]
-}
+. "$(dirname "$0")/cut_cpus.sh"
 
 # restore_both NAME HEADER CPU...: $W/NAME.tc.dat (trace-cmd) and $W/NAME.kt.dat (ktrace)
 restore_both() {
