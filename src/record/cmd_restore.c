@@ -120,6 +120,22 @@ struct restore_run {
 	struct strbuf err;
 };
 
+/* Before the output is replaced: a -t that is no copy of a tracefs fails here. */
+static int check_trace_dir(struct restore_run *r)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	ret = strbuf_addf(&path, "%s/events/header_page", r->trace_dir);
+	if (!ret && access(strbuf_str(&path), R_OK)) {
+		ret = -errno;
+		strbuf_addf(&r->err, "%s: %s (-t names a tracefs or a copy of one)",
+			    strbuf_str(&path), strerror(-ret));
+	}
+	strbuf_release(&path);
+	return ret;
+}
+
 static int open_header(struct restore_run *r)
 {
 	struct dat_open_opts opts = { .no_tep = true };
@@ -150,16 +166,16 @@ static int open_header(struct restore_run *r)
 		close(fd);
 	}
 	if (r->a.tracing_dir) {
-		r->trace_dir = strdup(r->a.tracing_dir);
-		return r->trace_dir ? 0 : -ENOMEM;
+		ret = strbuf_addstr(&dir, r->a.tracing_dir);
+	} else {
+		ret = kt_tracefs_locate(NULL, &r->err);
+		if (!ret)
+			ret = tfs_path(&dir, NULL, NULL);
 	}
-	ret = kt_tracefs_locate(NULL, &r->err);
-	if (!ret)
-		ret = tfs_path(&dir, NULL, NULL);
 	if (!ret)
 		r->trace_dir = strbuf_detach(&dir, NULL);
 	strbuf_release(&dir);
-	return ret;
+	return ret ? ret : check_trace_dir(r);
 }
 
 /* One CPU file: whole pages only, as the reader walks them; a torn last page is left out. */

@@ -60,6 +60,42 @@ case_partial() {
 		fail "the partial files differ: $(head -10 "$W/p.diff")"
 	[ "$FAILS" != 0 ] || pass "partial: both -c files read back alike ($(grep -c . \
 		"$W/kt-p.ktrace.dump") dump lines)"
+	copied_tracefs
+}
+
+# -t and -k: a copy of this machine's tracefs files and kallsyms, as from another machine,
+# gives both tools the same partial file as tracefs itself
+copied_tracefs() {
+	local c=$W/copy tool
+	mkdir -p "$c"
+	# tracefs files say size 0: each read to its end (cp and cpio copy nothing of them)
+	python3 - "$T" "$c" <<'PY' || { fail "could not copy tracefs"; return; }
+import os, sys
+src, dst = sys.argv[1], sys.argv[2]
+names = ["printk_formats", "saved_cmdlines"]
+for d, _, files in os.walk(os.path.join(src, "events")):
+    names += [os.path.relpath(os.path.join(d, f), src) for f in files
+              if f in ("format", "header_page", "header_event")]
+for n in names:
+    os.makedirs(os.path.dirname(os.path.join(dst, n)), exist_ok=True)
+    with open(os.path.join(src, n), "rb") as i, open(os.path.join(dst, n), "wb") as o:
+        o.write(i.read())
+PY
+	cp /proc/kallsyms "$W/kallsyms.copy"
+	[ -s "$c/events/header_page" ] || { fail "could not copy tracefs"; return; }
+	(cd "$W" && trace-cmd restore -c -t "$c" -k kallsyms.copy -o tc-t.dat > tc-t.log 2>&1) ||
+		{ fail "trace-cmd restore -c -t: $(head -3 "$W/tc-t.log")"; return; }
+	"$KTRACE" restore -c -t "$c" -k "$W/kallsyms.copy" -o "$W/kt-t.dat" 2> "$W/kt-t.log" ||
+		{ fail "ktrace restore -c -t: $(head -3 "$W/kt-t.log")"; return; }
+	for tool in tc-t kt-t; do
+		"$KTRACE" dump -i "$W/$tool.dat" | sed 1,2d > "$W/$tool.dump" ||
+			fail "ktrace dump -i $tool.dat"
+	done
+	diff <(sed 1,2d "$W/kt-p.ktrace.dump") "$W/kt-t.dump" > "$W/t.diff" ||
+		fail "-t/-k's file differs from tracefs's: $(head -6 "$W/t.diff")"
+	diff "$W/tc-t.dump" "$W/kt-t.dump" > "$W/t.diff" ||
+		fail "-t/-k: the tools' files differ: $(head -6 "$W/t.diff")"
+	[ "$FAILS" != 0 ] || pass "partial -t/-k: a copied tracefs gives the same parts"
 }
 
 case_live() {
