@@ -160,8 +160,9 @@ static int open_header(struct restore_run *r)
 	if (r->a.kallsyms) {
 		fd = open(r->a.kallsyms, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			strbuf_addf(&r->err, "%s: %s", r->a.kallsyms, strerror(errno));
-			return -errno;
+			ret = -errno;
+			strbuf_addf(&r->err, "%s: %s", r->a.kallsyms, strerror(-ret));
+			return ret;
 		}
 		close(fd);
 	}
