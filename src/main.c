@@ -38,6 +38,7 @@ static const struct kt_command commands[] = {
 	  "kmalloc/kfree statistics per call site of a trace.dat file" },
 	{ "sql", cmd_sql, 0, "run SQL queries over the events of a trace.dat file" },
 	{ "split", cmd_split, 0, "cut a trace.dat file into smaller files" },
+	{ "restore", cmd_restore, 0, "make a trace.dat from a crashed recording's CPU files" },
 	{ "setup-guest", cmd_setup_guest, 0, "make the virtio-serial FIFOs of a libvirt guest" },
 	{ "listen", cmd_listen, 0, "receive traces from remote 'record -N' clients" },
 	{ "agent", cmd_agent, NEED_ROOT | NEED_TRACEFS, "record for a host's 'record -A' (in a guest)" },

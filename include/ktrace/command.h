@@ -52,6 +52,7 @@ int cmd_clear(int argc, char **argv);
 int cmd_options(int argc, char **argv);
 int cmd_check_events(int argc, char **argv);
 int cmd_split(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_setup_guest(int argc, char **argv);
 

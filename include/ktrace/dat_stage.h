@@ -13,6 +13,7 @@
 
 #include "ktrace/compress.h"
 #include "ktrace/dat_writer.h"
+#include "ktrace/strbuf.h"
 
 struct dat_stage {
 	struct kt_codec *codec;		/* NULL: raw pages; the caller's, never freed here */
@@ -33,5 +34,15 @@ int dat_stage_flush(struct dat_stage *st);
 /* The pages not yet flushed are dropped (a piece started again). */
 void dat_stage_drop(struct dat_stage *st);
 void dat_stage_release(struct dat_stage *st);
+
+/*
+ * The first `size` bytes of in_fd, whole ring-buffer pages of page_size, compressed with comp
+ * in chunks of DAT_CHUNK_PAGES pages (as trace-cmd does) into an unnamed file in tmp_dir: what
+ * dat_writer_buffers takes as cs for a compressed file (restore). cs->cpu names the CPU in err;
+ * cs->fd (the staging file, the caller closes it when >= 0), size, raw_size and nr_chunks are
+ * set. 0, or negative errno with one line in err.
+ */
+int dat_stage_raw_pages(int in_fd, uint64_t size, uint32_t page_size, enum kt_compression comp,
+			const char *tmp_dir, struct dat_cpu_source *cs, struct strbuf *err);
 
 #endif

@@ -5,7 +5,9 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ktrace/dat_chunk.h"
 #include "ktrace/dat_stage.h"
@@ -70,4 +72,59 @@ void dat_stage_release(struct dat_stage *st)
 	free(st->raw);
 	free(st->z);
 	st->raw = st->z = NULL;
+}
+
+/* Fills buf with len bytes of fd from off: 0, -EIO when the file ends first, or -errno. */
+static int read_at(int fd, void *buf, size_t len, uint64_t off)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+int dat_stage_raw_pages(int in_fd, uint64_t size, uint32_t page_size, enum kt_compression comp,
+			const char *tmp_dir, struct dat_cpu_source *cs, struct strbuf *err)
+{
+	struct kt_codec *codec = NULL;
+	struct dat_stage st = { 0 };
+	uint64_t done = 0;
+	int ret;
+
+	cs->fd = fd_open_temp(tmp_dir);
+	if (cs->fd < 0) {
+		strbuf_addf(err, "a staging file in %s: %s", tmp_dir, strerror(-cs->fd));
+		return cs->fd;
+	}
+	ret = kt_codec_new(comp, &codec);
+	if (!ret) {
+		kt_codec_like_trace_cmd(codec);
+		ret = dat_stage_init(&st, codec, page_size);
+		st.cs = cs;
+	}
+	while (!ret && done < size) {
+		size_t len = size - done < st.chunk_cap ? (size_t)(size - done) : st.chunk_cap;
+
+		ret = read_at(in_fd, st.raw, len, done);
+		st.raw_len = len;
+		if (!ret)
+			ret = dat_stage_flush(&st);
+		done += len;
+	}
+	if (ret)
+		strbuf_addf(err, "compressing cpu %d's data into %s: %s", cs->cpu, tmp_dir,
+			    strerror(-ret));
+	dat_stage_release(&st);
+	kt_codec_free(codec);
+	return ret;
 }

@@ -331,6 +331,12 @@ static int write_headers(struct dat_writer *w, const char *trace_dir, struct str
 int meta_write_sections(struct dat_writer *w, const char *trace_dir, const struct meta_events *ev,
 			struct strbuf *err)
 {
+	return meta_write_sections_from(w, trace_dir, "/proc/kallsyms", ev, err);
+}
+
+int meta_write_sections_from(struct dat_writer *w, const char *trace_dir, const char *kallsyms,
+			     const struct meta_events *ev, struct strbuf *err)
+{
 	char path[4096];
 	int ret;
 
@@ -338,7 +344,7 @@ int meta_write_sections(struct dat_writer *w, const char *trace_dir, const struc
 	if (!ret)
 		ret = write_formats(w, trace_dir, ev, err);
 	if (!ret)
-		ret = write_file_part(w, "/proc/kallsyms", true, dat_writer_kallsyms, err);
+		ret = write_file_part(w, kallsyms, true, dat_writer_kallsyms, err);
 	snprintf(path, sizeof(path), "%s/printk_formats", trace_dir);
 	if (!ret)
 		ret = write_file_part(w, path, false, dat_writer_printk, err);

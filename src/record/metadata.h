@@ -31,6 +31,9 @@ uint32_t meta_subbuf_size(const char *trace_dir);
 /* The six metadata parts, in file order. */
 int meta_write_sections(struct dat_writer *w, const char *trace_dir, const struct meta_events *ev,
 			struct strbuf *err);
+/* The same with the kernel symbols read from `kallsyms` (restore -k) instead of /proc/kallsyms. */
+int meta_write_sections_from(struct dat_writer *w, const char *trace_dir, const char *kallsyms,
+			     const struct meta_events *ev, struct strbuf *err);
 /*
  * TRACECLOCK, UNAME, VERSION, TRACEID, CPUCOUNT. trace_dir NULL leaves TRACECLOCK out, as in
  * trace-cmd's latency files: its v6 reader would take a clock from the start of the text.

@@ -154,6 +154,11 @@ expect report --input=b %% --input=b.dat
 expect report b %% b.dat
 expect listen -d "" %% sub
 expect record -- s %% sub
+# restore: -i/-k/-o a file, -t a directory, CPU files after the options
+expect restore - %% -c -o -i -t -k -h --help
+expect restore -t "" %% sub
+expect restore -i a %% a.dat
+expect restore -i a.dat "" %% a.dat b.dat sub
 cd / || exit 1
 
 # tracefs values by the option's argument name; ':' split words put back together
