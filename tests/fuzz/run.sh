@@ -32,6 +32,9 @@ set --
 # libtraceevent leaks on most damaged formats: libFuzzer's leak check after each such input
 # (run it again, scan the heap) would only find the library's leaks, at 6 times the cost
 [ "$name" = fuzz_format ] && set -- "$@" -detect_leaks=0
+# fuzz_sqlhist: libtracefs 1.6.4's SQL parser leaks on many refused queries (an unknown event:
+# the first error message, replaced by the second), and nothing of ktrace's allocates there
+[ "$name" = fuzz_sqlhist ] && set -- "$@" -detect_leaks=0
 set -- "$@" -seed="${FUZZ_SEED:-1}"
 # A hang is caught by the targets' CPU budget (fuzz_cpu_budget.c, 10 s of CPU per input), which
 # load does not inflate; the wall-clock -timeout only catches an input that blocks.

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What `ktrace sqlhist` refuses before libtracefs's SQL parser sees it. libtracefs 1.6.4
+ * (Debian's) predates fixes to that parser: 48e906b (the lexer's input returned -1, not 0,
+ * without a buffer: tracefs_sql() never gets there, it refuses a NULL buffer first),
+ * e6737d4 (build_filter() compared with an uninitialised value when the right side of a WHERE
+ * comparison was neither a number nor a string: the grammar only builds those, so that is
+ * defence in depth), 1c95394 (update_fields() leaked a cast's field name when out of memory)
+ * and a9dae65 (update_vars()'s extra_label, code 1.6.4 does not have yet). The inputs below
+ * are the ones that reach 1.6.4's parser in a state it does not handle well: text after a NUL
+ * (it measures the buffer with strlen and would silently drop it), bytes its lexer has no rule
+ * for (each is a parse error whose caret it places by byte count), a string left open (its
+ * lexer's "[^"]*" runs to the end of the input), and parentheses nested deep enough that
+ * build_filter()'s recursion and bison's stack (10,000 levels, then "memory exhausted") are
+ * the limit instead of the grammar.
+ *
+ * And one crash that no release fixes (libtracefs's master neither, 2026):
+ * tracefs_synth_get_start_hist() adds the keys of a one-event query to a histogram it only
+ * allocates at the first key, so a first selection cast AS _COUNTER_ adds the next key to NULL
+ * ("SELECT CAST(pid AS _COUNTER_), comm FROM sched_wakeup" crashes trace-cmd 3.4's sqlhist).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+#include <strings.h>
+
+#include "sqlhist_check.h"
+
+#define SQLHIST_MAX_LEN (64 * 1024)
+#define SQLHIST_MAX_DEPTH 64
+
+static int refuse(struct strbuf *err, size_t pos, const char *why)
+{
+	strbuf_addf(err, "offset %zu: %s", pos, why);
+	return -EINVAL;
+}
+
+static bool blank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+static bool word_char(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.' || c == '\\';
+}
+
+/* The next word (as the lexer's field rule reads it) at or after *pos, outside strings. */
+static bool next_word(const char *sql, size_t len, size_t *pos, size_t *start, size_t *wlen)
+{
+	size_t i = *pos;
+
+	while (i < len && !word_char(sql[i])) {
+		if (sql[i] == '"')
+			while (++i < len && sql[i] != '"')
+				;
+		if (i < len)
+			i++;
+	}
+	*start = i;
+	while (i < len && word_char(sql[i]))
+		i++;
+	*wlen = i - *start;
+	*pos = i;
+	return *wlen > 0;
+}
+
+static bool word_is(const char *sql, size_t start, size_t wlen, const char *w)
+{
+	return wlen == strlen(w) && !strncasecmp(sql + start, w, wlen);
+}
+
+/*
+ * A one-event query (no JOIN) whose first selection (up to the first ',' or FROM outside
+ * parentheses) holds _COUNTER_: the offset of that word, or len when there is none.
+ */
+static size_t first_counter(const char *sql, size_t len)
+{
+	size_t pos = 0, start, wlen, found = len;
+	bool first = true;
+	int depth = 0;
+
+	while (next_word(sql, len, &pos, &start, &wlen)) {
+		if (word_is(sql, start, wlen, "join"))
+			return len;
+		if (!first || found < len)
+			continue;
+		if (word_is(sql, start, wlen, "from")) {
+			first = false;
+			continue;
+		}
+		if (word_is(sql, start, wlen, "_counter_"))
+			found = start;
+	}
+	/* the first selection ends at the first ',' at depth 0, before FROM */
+	for (pos = 0; pos < found && pos < len; pos++) {
+		if (sql[pos] == '"')
+			while (++pos < len && sql[pos] != '"')
+				;
+		else if (sql[pos] == '(')
+			depth++;
+		else if (sql[pos] == ')')
+			depth--;
+		else if (sql[pos] == ',' && !depth)
+			return len;
+	}
+	return found;
+}
+
+int sqlhist_check(const char *sql, size_t len, struct strbuf *err)
+{
+	size_t i, open_quote = 0, open_paren[SQLHIST_MAX_DEPTH];
+	bool in_string = false, empty = true;
+	int depth = 0;
+
+	if (len > SQLHIST_MAX_LEN)
+		return refuse(err, SQLHIST_MAX_LEN, "the SQL is longer than 64 KiB");
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)sql[i];
+
+		if (!c)
+			return refuse(err, i, "a NUL byte in the SQL");
+		if (c > 0x7e || (c < 0x20 && !blank(c)))
+			return refuse(err, i, "a byte that is not printable ASCII in the SQL");
+		if (!blank(c))
+			empty = false;
+		if (c == '"') {
+			in_string = !in_string;
+			open_quote = i;
+		}
+		if (in_string)
+			continue;
+		if (c == '(') {
+			if (depth == SQLHIST_MAX_DEPTH)
+				return refuse(err, i, "parentheses nested deeper than 64");
+			open_paren[depth++] = i;
+		} else if (c == ')') {
+			if (!depth)
+				return refuse(err, i, "')' without its '('");
+			depth--;
+		}
+	}
+	if (empty)
+		return refuse(err, 0, "the SQL is empty");
+	if (in_string)
+		return refuse(err, open_quote, "a string that is not closed (\")");
+	if (depth)
+		return refuse(err, open_paren[depth - 1], "'(' that is not closed");
+	i = first_counter(sql, len);
+	if (i < len)
+		return refuse(err, i, "the first selection of a histogram cannot be a _COUNTER_ "
+			      "(libtracefs crashes on it): select a key first");
+	return 0;
+}
