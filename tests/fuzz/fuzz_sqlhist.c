@@ -9,6 +9,8 @@
  * never reaches with that cache empty.
  */
 #include <stdint.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,22 +18,43 @@
 #include <tracefs.h>
 
 #include "fuzz_cpu_budget.h"
-#include "sched_formats.h"
 #include "sqlhist_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/*
+ * The events as the command reads them (tracefs_local_events() of a -t copy parses each
+ * events/SYSTEM/EVENT/format with tep_parse_event()): the kernel's own sched formats of
+ * tests/data/sqlhist, read once, parsed into a fresh handle for each input. The made-up
+ * formats of sched_formats.h took libtracefs down a path the real ones do not
+ * (pending/sqlhist/); tracefs_local_events() itself takes seconds under ASan.
+ */
+#ifndef SQLHIST_EVENTS_DIR
+#error "SQLHIST_EVENTS_DIR: the folder with the events/ of the sched events"
+#endif
+
+static const char *const sqlhist_events[] = { "sched_switch", "sched_wakeup", "sched_waking" };
+
 static struct tep_handle *sched_tep(void)
 {
-	static const char *const formats[] = {
-		SCHED_SWITCH_FMT, SCHED_WAKE_FMT("sched_wakeup", "317"),
-		SCHED_WAKE_FMT("sched_waking", "318"),
-	};
-	struct tep_handle *tep = tep_alloc();
+	static struct strbuf formats[3];
+	static bool read_once;
+	struct strbuf path = STRBUF_INIT;
+	struct tep_handle *tep;
 	size_t i;
 
-	for (i = 0; tep && i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (tep_parse_event(tep, formats[i], strlen(formats[i]), "sched")) {
+	for (i = 0; !read_once && i < 3; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/events/sched/%s/format", SQLHIST_EVENTS_DIR,
+			    sqlhist_events[i]);
+		if (strbuf_read_file(&formats[i], path.buf))
+			abort();
+	}
+	read_once = true;
+	strbuf_release(&path);
+	tep = tep_alloc();
+	for (i = 0; tep && i < 3; i++)
+		if (tep_parse_event(tep, formats[i].buf, formats[i].len, "sched")) {
 			tep_free(tep);
 			return NULL;
 		}
