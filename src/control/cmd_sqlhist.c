@@ -258,6 +258,7 @@ static int run_sql(const struct sqlhist_args *a, const char *sql)
 {
 	const char *dir = a->trace_dir ? a->trace_dir : tracefs_tracing_dir();
 	struct tracefs_synth *synth = NULL;
+	struct strbuf why = STRBUF_INIT;
 	struct tfs_undo *undo = NULL;
 	struct tep_handle *tep;
 	const char *instance;
@@ -270,6 +271,12 @@ static int run_sql(const struct sqlhist_args *a, const char *sql)
 		fprintf(stderr, "ktrace sqlhist: cannot read the event formats of %s%s\n",
 			dir ? dir : "tracefs", a->trace_dir ? " (-t)" : "");
 		return KT_ERR_FAILED;
+	}
+	if (sqlhist_check_casts(tep, sql, &why)) {
+		kt_usage_error("sqlhist", a->file ? "-f" : "SQL", a->file, why.buf);
+		strbuf_release(&why);
+		tep_free(tep);
+		return KT_ERR_USAGE;
 	}
 	synth = tracefs_sql(tep, a->name ? a->name : SQLHIST_DEFAULT_NAME, sql, &err);
 	if (!synth) {

@@ -24,6 +24,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <event-parse.h>
+
 #include "sqlhist_check.h"
 
 #define SQLHIST_MAX_LEN (64 * 1024)
@@ -151,5 +153,64 @@ int sqlhist_check(const char *sql, size_t len, struct strbuf *err)
 	if (i < len)
 		return refuse(err, i, "the first selection of a histogram cannot be a _COUNTER_ "
 			      "(libtracefs crashes on it): select a key first");
+	return 0;
+}
+
+/* The event of "[SYSTEM.]EVENT" (the word after FROM or JOIN), or NULL */
+static struct tep_event *named_event(struct tep_handle *tep, const char *w, size_t len)
+{
+	struct strbuf sys = STRBUF_INIT, name = STRBUF_INIT;
+	const char *dot = memchr(w, '.', len);
+	struct tep_event *ev = NULL;
+
+	if (dot ? !strbuf_add(&sys, w, (size_t)(dot - w)) &&
+		  !strbuf_add(&name, dot + 1, len - (size_t)(dot + 1 - w)) :
+		  !strbuf_add(&name, w, len))
+		if (name.len)
+			ev = tep_find_event_by_name(tep, sys.len ? sys.buf : NULL, name.buf);
+	strbuf_release(&sys);
+	strbuf_release(&name);
+	return ev;
+}
+
+/* FIELD (its last dotted part) is a field of ev, or a timestamp */
+static bool has_field(struct tep_event *ev, const char *w, size_t len)
+{
+	const char *dot = w + len;
+	struct strbuf name = STRBUF_INIT;
+	bool found;
+
+	while (dot > w && dot[-1] != '.')
+		dot--;
+	if (strbuf_add(&name, dot, len - (size_t)(dot - w)))
+		return true;	/* no memory: libtracefs will say so */
+	found = !strcasecmp(name.buf, "TIMESTAMP") || !strcasecmp(name.buf, "TIMESTAMP_USECS") ||
+		(ev && tep_find_any_field(ev, name.buf));
+	strbuf_release(&name);
+	return found;
+}
+
+int sqlhist_check_casts(struct tep_handle *tep, const char *sql, struct strbuf *err)
+{
+	struct tep_event *events[2] = { NULL, NULL };
+	size_t len = strlen(sql), pos = 0, start, wlen, field, flen;
+	int n = 0;
+
+	/* the events: the word after FROM and after JOIN */
+	while (n < 2 && next_word(sql, len, &pos, &start, &wlen))
+		if ((word_is(sql, start, wlen, "from") || word_is(sql, start, wlen, "join")) &&
+		    next_word(sql, len, &pos, &start, &wlen))
+			events[n++] = named_event(tep, sql + start, wlen);
+	if (!events[0])
+		return 0;	/* libtracefs explains an unknown event itself */
+	pos = 0;
+	while (next_word(sql, len, &pos, &start, &wlen)) {
+		if (!word_is(sql, start, wlen, "cast"))
+			continue;
+		if (!next_word(sql, len, &pos, &field, &flen))
+			break;
+		if (!has_field(events[0], sql + field, flen) && !has_field(events[1], sql + field, flen))
+			return refuse(err, field, "CAST of a field that the events do not have");
+	}
 	return 0;
 }
