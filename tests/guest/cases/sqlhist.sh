@@ -26,7 +26,7 @@ guest()
 	awk '{ print } /field:int next_prio;/ { print "\tfield:int bogus;\toffset:64;\tsize:4;\tsigned:1;" }' \
 		$T/events/sched/sched_switch/format > /tmp/copy/events/sched/sched_switch/format
 	cp /tmp/copy/events/sched/sched_switch/format "$OUT/copy_format.txt"
-	ktrace sqlhist -t /tmp/copy -n bad -e 'SELECT start.pid, (end.TIMESTAMP_USECS - start.TIMESTAMP_USECS) AS d FROM sched_waking AS start JOIN sched_switch AS end ON start.pid = end.next_pid WHERE end.bogus > 0' \
+	ktrace sqlhist -t /tmp/copy -n bad -e 'SELECT start.pid, (end.TIMESTAMP_USECS - start.TIMESTAMP_USECS) AS d FROM sched_waking AS start JOIN sched_switch AS end ON start.pid = end.bogus' \
 		> "$OUT/bad.out" 2> "$OUT/bad.err" && return 1
 	cat $T/dynamic_events > "$OUT/dynamic_events-bad.txt"
 	cat $T/events/sched/sched_waking/trigger > "$OUT/start_trigger-bad.txt"
@@ -41,17 +41,19 @@ check()
 {
 	expect made.txt "^echo 's:wakeup_lat char comm\[16\]; u64 lat;' >> /sys/kernel/tracing/dynamic_events$" \
 		'the synthetic event is printed'
-	expect dynamic_events.txt '^s:synthetic/wakeup_lat char comm\[16\]; u64 lat' \
+	expect dynamic_events.txt '^s:synthetic/wakeup_lat[[:space:]]+char\[16\] comm; u64 lat$' \
 		'the synthetic event exists'
 	expect start_trigger.txt '^hist:keys=pid:.*__arg_[0-9]+_2=common_timestamp.usecs' \
 		'the start histogram saves the timestamp'
 	expect end_trigger.txt 'onmax\(\$__lat_[0-9]+_3\)\.trace\(wakeup_lat,' \
 		'the end histogram traces wakeup_lat on a new maximum of lat'
-	expect trace.txt ' wakeup_lat: next_comm=[^ ]+ lat=[0-9]+' 'the synthetic event fired'
+	expect trace.txt ' wakeup_lat: +comm=[^ ]+ lat=[0-9]+$' 'the synthetic event fired'
 	expect end_hist.txt '^# trigger info: hist:keys=next_pid' 'the end histogram counts'
-	expect bad.err "^ktrace sqlhist: cannot write 'hist:keys=next_pid:.* if bogus > 0' to /sys/kernel/tracing/events/sched/sched_switch/trigger" \
+	expect bad.err "^ktrace sqlhist: cannot write 'hist:keys=bogus:.*' to /sys/kernel/tracing/events/sched/sched_switch/trigger" \
 		'the refused end trigger is named'
-	expect bad.err "^  kernel: hist:sched:sched_switch: error: " "the kernel's error_log entry"
+	expect bad.err "^  kernel: hist:sched:sched_switch: error: Couldn't find field" \
+		"the kernel's error_log entry"
+	expect bad.err '^    Command: hist:keys=bogus:' 'the refused trigger in the error_log'
 	[ -s bad.out ] && fail 'commands printed although -e failed'
 	expect_none dynamic_events-bad.txt 'bad' 'the synthetic event of the failed -e is removed'
 	expect_none start_trigger-bad.txt '__arg_[0-9]+_2=common_timestamp.usecs.*__arg' \
