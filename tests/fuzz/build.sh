@@ -14,7 +14,7 @@ pkgs="libtracefs libtraceevent zlib libzstd sqlite3 openssl libedit"
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 cflags="-g -O1 -fno-omit-frame-pointer -std=gnu11 -D_GNU_SOURCE $san
 	-I$root/include -I$root/src/dat -I$root/src/listen -I$root/src/report -I$root/src/control -I$root/tests/unit -I$root/tests/fuzz
-	-DSQLHIST_EVENTS_DIR=\"$root/tests/data/sqlhist\"
+	-DSQLHIST_EVENTS_DIR=\\\"$root/tests/data/sqlhist\\\"
 	$(pkg-config --cflags $pkgs)"
 libs="$(pkg-config --libs $pkgs) -lpthread -lm"
 
