@@ -272,7 +272,7 @@ static int run_sql(const struct sqlhist_args *a, const char *sql)
 			dir ? dir : "tracefs", a->trace_dir ? " (-t)" : "");
 		return KT_ERR_FAILED;
 	}
-	if (sqlhist_check_casts(tep, sql, &why)) {
+	if (sqlhist_check_fields(tep, sql, &why)) {
 		kt_usage_error("sqlhist", a->file ? "-f" : "SQL", a->file, why.buf);
 		strbuf_release(&why);
 		tep_free(tep);

@@ -190,10 +190,22 @@ static bool has_field(struct tep_event *ev, const char *w, size_t len)
 	return found;
 }
 
-int sqlhist_check_casts(struct tep_handle *tep, const char *sql, struct strbuf *err)
+static bool keyword(const char *sql, size_t start, size_t wlen)
+{
+	static const char *const words[] = { "select", "from", "join", "on", "where", "cast", "as" };
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (word_is(sql, start, wlen, words[i]))
+			return true;
+	return false;
+}
+
+int sqlhist_check_fields(struct tep_handle *tep, const char *sql, struct strbuf *err)
 {
 	struct tep_event *events[2] = { NULL, NULL };
-	size_t len = strlen(sql), pos = 0, start, wlen, field, flen;
+	size_t len = strlen(sql), pos = 0, start, wlen;
+	bool skip_next = false;
 	int n = 0;
 
 	/* the events: the word after FROM and after JOIN */
@@ -203,14 +215,23 @@ int sqlhist_check_casts(struct tep_handle *tep, const char *sql, struct strbuf *
 			events[n++] = named_event(tep, sql + start, wlen);
 	if (!events[0])
 		return 0;	/* libtracefs explains an unknown event itself */
-	pos = 0;
-	while (next_word(sql, len, &pos, &start, &wlen)) {
-		if (!word_is(sql, start, wlen, "cast"))
+	/* every other word but a keyword, a number and what follows AS, FROM or JOIN is a field */
+	for (pos = 0; next_word(sql, len, &pos, &start, &wlen);) {
+		/* numbers, and the OFFSET of the cast type SYM-OFFSET (one word to the lexer) */
+		if (skip_next || (sql[start] >= '0' && sql[start] <= '9') ||
+		    (start >= 4 && !strncasecmp(sql + start - 4, "sym-", 4))) {
+			skip_next = false;
 			continue;
-		if (!next_word(sql, len, &pos, &field, &flen))
-			break;
-		if (!has_field(events[0], sql + field, flen) && !has_field(events[1], sql + field, flen))
-			return refuse(err, field, "CAST of a field that the events do not have");
+		}
+		if (keyword(sql, start, wlen)) {
+			skip_next = word_is(sql, start, wlen, "as") ||
+				    word_is(sql, start, wlen, "from") ||
+				    word_is(sql, start, wlen, "join");
+			continue;
+		}
+		if (!has_field(events[0], sql + start, wlen) &&
+		    !has_field(events[1], sql + start, wlen))
+			return refuse(err, start, "a field that the events do not have");
 	}
 	return 0;
 }

@@ -16,11 +16,11 @@ int sqlhist_check(const char *sql, size_t len, struct strbuf *err);
 
 struct tep_handle;
 /*
- * With the event formats: every CAST(FIELD AS ...) names a field of an event of the FROM or
- * JOIN (libtracefs 1.6.4 looks a cast of an unknown field up by a NULL event name, which
- * crashes in tep_find_event_by_name() once the handle has found another event). 0, or -EINVAL
+ * With the event formats: every field the SQL names is a field of an event of the FROM or
+ * JOIN (libtracefs 1.6.4 looks an unknown field's event up by a NULL name, which crashes in
+ * tep_find_event_by_name() once the handle has found another event). 0, or -EINVAL
  * with one line in err naming the offset of the field.
  */
-int sqlhist_check_casts(struct tep_handle *tep, const char *sql, struct strbuf *err);
+int sqlhist_check_fields(struct tep_handle *tep, const char *sql, struct strbuf *err);
 
 #endif

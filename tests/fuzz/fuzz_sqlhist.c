@@ -91,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(sql, data, size);
 	sql[size] = 0;
 	cpu_budget_start();
-	if (!sqlhist_check(sql, size, &err) && !sqlhist_check_casts(tep, sql, &err)) {
+	if (!sqlhist_check(sql, size, &err) && !sqlhist_check_fields(tep, sql, &err)) {
 		synth = tracefs_sql(tep, "fuzz", sql, &perr);
 		if (synth)
 			print_synth(synth);

@@ -106,11 +106,11 @@ refused open-string "ktrace sqlhist: SQL offset 43: a string that is not closed 
 : >"$tmp/empty.sql"
 refused empty-file "ktrace sqlhist: -f '$tmp/empty.sql' offset 0: the SQL is empty" \
 	-t "$data" -f "$tmp/empty.sql"
-refused cast-unknown-field "ktrace sqlhist: SQL offset 12: CAST of a field that the events do not have" \
+refused cast-unknown-field "ktrace sqlhist: SQL offset 12: a field that the events do not have" \
 	-t "$data" 'SELECT CAST(nope AS HEX), next_pid FROM sched_switch'
 refused no-instance "ktrace sqlhist: -B 'nope' is not an instance of the -t copy" \
 	-t "$data" -B nope 'select pid from sched_waking'
-refused unknown-field "ktrace sqlhist: the SQL is refused (libtracefs gives no reason: a field the event does not have?)" \
+refused unknown-field "ktrace sqlhist: SQL offset 7: a field that the events do not have" \
 	-t "$data" 'select nope from sched_waking'
 # libtracefs's own explanation, with its caret
 status=0
