@@ -201,19 +201,65 @@ static bool keyword(const char *sql, size_t start, size_t wlen)
 	return false;
 }
 
+struct query_event {
+	struct tep_event *ev;
+	const char *word, *label;	/* "[SYSTEM.]EVENT" and its AS label, in the SQL */
+	size_t wlen, llen;
+};
+
+/* A dotted field's prefix names this event: its label, its name, or SYSTEM.NAME */
+static bool prefix_is(const struct query_event *q, const char *p, size_t plen)
+{
+	struct strbuf full = STRBUF_INIT;
+	bool match;
+
+	if (!q->ev)
+		return false;
+	if ((q->llen == plen && !strncasecmp(p, q->label, plen)) ||
+	    (strlen(q->ev->name) == plen && !strncmp(p, q->ev->name, plen)))
+		return true;
+	strbuf_addf(&full, "%s.%s", q->ev->system, q->ev->name);
+	match = full.len == plen && !strncmp(p, full.buf, plen);
+	strbuf_release(&full);
+	return match;
+}
+
+static bool known_field(const struct query_event *q, const char *w, size_t len)
+{
+	const char *dot = w + len;
+	int i;
+
+	while (dot > w && dot[-1] != '.')
+		dot--;
+	for (i = 0; i < 2; i++)
+		if (q[i].ev && (dot == w || prefix_is(&q[i], w, (size_t)(dot - 1 - w))) &&
+		    has_field(q[i].ev, w, len))
+			return true;
+	return false;
+}
+
 int sqlhist_check_fields(struct tep_handle *tep, const char *sql, struct strbuf *err)
 {
-	struct tep_event *events[2] = { NULL, NULL };
-	size_t len = strlen(sql), pos = 0, start, wlen;
+	struct query_event q[2] = { { 0 }, { 0 } };
+	size_t len = strlen(sql), pos = 0, start, wlen, after;
 	bool skip_next = false;
 	int n = 0;
 
-	/* the events: the word after FROM and after JOIN */
+	/* the events: the word after FROM and after JOIN, and a label after AS */
 	while (n < 2 && next_word(sql, len, &pos, &start, &wlen))
 		if ((word_is(sql, start, wlen, "from") || word_is(sql, start, wlen, "join")) &&
-		    next_word(sql, len, &pos, &start, &wlen))
-			events[n++] = named_event(tep, sql + start, wlen);
-	if (!events[0])
+		    next_word(sql, len, &pos, &start, &wlen)) {
+			q[n].ev = named_event(tep, sql + start, wlen);
+			after = pos;
+			if (next_word(sql, len, &after, &start, &wlen) &&
+			    word_is(sql, start, wlen, "as") &&
+			    next_word(sql, len, &after, &start, &wlen)) {
+				q[n].label = sql + start;
+				q[n].llen = wlen;
+			}
+			n++;
+		}
+	if (!q[0].ev)
 		return 0;	/* libtracefs explains an unknown event itself */
 	/* every other word but a keyword, a number and what follows AS, FROM or JOIN is a field */
 	for (pos = 0; next_word(sql, len, &pos, &start, &wlen);) {
@@ -229,8 +275,7 @@ int sqlhist_check_fields(struct tep_handle *tep, const char *sql, struct strbuf 
 				    word_is(sql, start, wlen, "join");
 			continue;
 		}
-		if (!has_field(events[0], sql + start, wlen) &&
-		    !has_field(events[1], sql + start, wlen))
+		if (!known_field(q, sql + start, wlen))
 			return refuse(err, start, "a field that the events do not have");
 	}
 	return 0;
