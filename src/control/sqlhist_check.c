@@ -215,7 +215,9 @@ static bool prefix_is(const struct query_event *q, const char *p, size_t plen)
 
 	if (!q->ev)
 		return false;
-	if ((q->llen == plen && !strncasecmp(p, q->label, plen)) ||
+	if (!plen)
+		return false;
+	if ((q->label && q->llen == plen && !strncasecmp(p, q->label, plen)) ||
 	    (strlen(q->ev->name) == plen && !strncmp(p, q->ev->name, plen)))
 		return true;
 	strbuf_addf(&full, "%s.%s", q->ev->system, q->ev->name);
