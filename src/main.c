@@ -46,6 +46,8 @@ static const struct kt_command commands[] = {
 	{ "snapshot", cmd_snapshot, NEED_ROOT | NEED_TRACEFS, "take, print, clear or free a snapshot" },
 	{ "profile", cmd_profile, NEED_ROOT | NEED_TRACEFS,
 	  "record and print per-task run, sleep and blocked times in one step" },
+	{ "sqlhist", cmd_sqlhist, TRACEFS_OPTIONAL,
+	  "make a synthetic event or histogram from an SQL SELECT" },
 	{ "stack", cmd_stack, NEED_ROOT | NEED_TRACEFS, "start, stop, reset or print the kernel stack tracer" },
 };
 
@@ -116,9 +118,11 @@ static int prepare(const struct kt_command *cmd, const char *tracefs_dir)
 			cmd->name);
 		return -EPERM;
 	}
-	if (cmd->flags & NEED_TRACEFS) {
+	if (cmd->flags & (NEED_TRACEFS | TRACEFS_OPTIONAL)) {
 		ret = kt_tracefs_locate(tracefs_dir, &err);
-		if (ret)
+		if (ret && (cmd->flags & TRACEFS_OPTIONAL))
+			ret = 0;
+		else if (ret)
 			fprintf(stderr, "ktrace %s: %s\n", cmd->name,
 				err.len ? err.buf : strerror(-ret));
 		strbuf_release(&err);

@@ -12,6 +12,8 @@ enum kt_command_flags {
 	NEED_ROOT = 1 << 0,	/* refuse with one sentence when not root */
 	NEED_TRACEFS = 1 << 1,	/* mount tracefs when it is not mounted */
 	USAGE_EXIT_255 = 1 << 2,	/* a usage error exits 255, not 1 (as trace-cmd report) */
+	/* find tracefs as NEED_TRACEFS does, but run without it (sqlhist -t: a copy of it) */
+	TRACEFS_OPTIONAL = 1 << 3,
 };
 
 struct kt_command {
@@ -55,6 +57,7 @@ int cmd_split(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_setup_guest(int argc, char **argv);
+int cmd_sqlhist(int argc, char **argv);
 
 struct strbuf;
 /*

@@ -129,6 +129,33 @@ struct event_reset {
 	const char *inst;
 };
 
+/*
+ * A hist trigger with an action (a synthetic event's end histogram: onmatch, onmax, onchange)
+ * uses the variables of another event's histogram, which the kernel refuses to remove (EBUSY)
+ * while it exists: those go first, over every event, before the rest.
+ */
+static void remove_action_triggers(const char *sys, const char *event, void *arg)
+{
+	struct event_reset *r = arg;
+	struct strbuf file = STRBUF_INIT, sb = STRBUF_INIT, cmd = STRBUF_INIT;
+	char *save = NULL, *line;
+
+	strbuf_addf(&file, "events/%s/%s/trigger", sys, event);
+	if (!tfs_inst_read(r->inst, file.buf, &sb))
+		for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			if (strncmp(line, "hist:", 5) || (!strstr(line, ":onmatch(") &&
+			    !strstr(line, ":onmax(") && !strstr(line, ":onchange(")))
+				continue;
+			strbuf_reset(&cmd);
+			strbuf_addch(&cmd, '!');
+			strbuf_add(&cmd, line, strcspn(line, " "));
+			tfs_inst_write(r->inst, file.buf, cmd.buf);
+		}
+	strbuf_release(&file);
+	strbuf_release(&sb);
+	strbuf_release(&cmd);
+}
+
 static void reset_event(const char *sys, const char *event, void *arg)
 {
 	struct event_reset *r = arg;
@@ -149,6 +176,7 @@ static void reset_events(struct tfs_reset_ctx *ctx, const char *inst)
 	struct event_reset r = { ctx, inst };
 
 	put(ctx, inst, "set_event", "");
+	tfs_for_each_event(remove_action_triggers, &r);
 	tfs_for_each_event(reset_event, &r);
 }
 

@@ -2,18 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Builds the libFuzzer targets with clang, ASan and UBSan, outside meson's compiler (the main
 # build may use gcc). Called by the custom target in meson.build.
-# usage: build.sh SRCROOT DEPFILE FUZZ_DAT FUZZ_NET FUZZ_FILTER FUZZ_FORMAT SOURCE.c...
+# usage: build.sh SRCROOT DEPFILE FUZZ_DAT FUZZ_NET FUZZ_FILTER FUZZ_FORMAT FUZZ_SQLHIST SOURCE.c...
 #   SOURCE.c: the core library's sources and the targets' own files (fuzz_*.c).
 set -eu
 script=$(realpath "$0")
-root=$(realpath "$1") depfile=$2 out_dat=$3 out_net=$4 out_filter=$5 out_format=$6
-shift 6
+root=$(realpath "$1") depfile=$2 out_dat=$3 out_net=$4 out_filter=$5 out_format=$6 out_sqlhist=$7
+shift 7
 objdir=$(dirname "$out_dat")/fuzz-obj
 mkdir -p "$objdir"
 pkgs="libtracefs libtraceevent zlib libzstd sqlite3 openssl libedit"
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 cflags="-g -O1 -fno-omit-frame-pointer -std=gnu11 -D_GNU_SOURCE $san
-	-I$root/include -I$root/src/dat -I$root/src/listen -I$root/src/report -I$root/tests/unit -I$root/tests/fuzz
+	-I$root/include -I$root/src/dat -I$root/src/listen -I$root/src/report -I$root/src/control -I$root/tests/unit -I$root/tests/fuzz
+	-DSQLHIST_EVENTS_DIR=\\\"$root/tests/data/sqlhist\\\"
 	$(pkg-config --cflags $pkgs)"
 libs="$(pkg-config --libs $pkgs) -lpthread -lm"
 
@@ -63,14 +64,19 @@ clang $san -fsanitize=fuzzer -o "$out_filter" "$(objname "$root/tests/fuzz/fuzz_
 # shellcheck disable=SC2086
 clang $san -fsanitize=fuzzer -o "$out_format" "$(objname "$root/tests/fuzz/fuzz_format.c")" \
 	$wrap "$budget" $core $libs
+# fuzz_sqlhist: libtracefs's SQL parser, fed what sqlhist_check() lets through
+# shellcheck disable=SC2086
+clang $san -fsanitize=fuzzer -o "$out_sqlhist" "$(objname "$root/tests/fuzz/fuzz_sqlhist.c")" \
+	"$budget" $core $libs
 
 # Headers too: ninja rebuilds when any file a compile read changes.
 {
-	printf '%s %s %s %s:' "$out_dat" "$out_net" "$out_filter" "$out_format"
+	printf '%s %s %s %s %s:' "$out_dat" "$out_net" "$out_filter" "$out_format" "$out_sqlhist"
 	for o in $core $(objname "$root/tests/fuzz/fuzz_dat.c") \
 		 $(objname "$root/tests/fuzz/fuzz_net.c") \
 		 $(objname "$root/tests/fuzz/fuzz_filter.c") \
 		 $(objname "$root/tests/fuzz/fuzz_format.c") \
+		 $(objname "$root/tests/fuzz/fuzz_sqlhist.c") \
 		 $(objname "$root/tests/fuzz/fuzz_tep_leaks.c") "$budget"; do
 		cat "$o.d"
 	done | sed 's/^[^:]*://; s/\\$//' | tr ' ' '\n' | grep . | sort -u | sed 's/^/ /' |

@@ -32,6 +32,11 @@ set --
 # libtraceevent leaks on most damaged formats: libFuzzer's leak check after each such input
 # (run it again, scan the heap) would only find the library's leaks, at 6 times the cost
 [ "$name" = fuzz_format ] && set -- "$@" -detect_leaks=0
+# fuzz_sqlhist: libtracefs 1.6.4's SQL parser leaks on many refused queries (an unknown event:
+# the first error message, replaced by the second), and nothing of ktrace's allocates there
+# (LeakSanitizer's own check at exit too: it would report the library's leaks of the whole run)
+[ "$name" = fuzz_sqlhist ] && set -- "$@" -detect_leaks=0 &&
+	export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
 set -- "$@" -seed="${FUZZ_SEED:-1}"
 # A hang is caught by the targets' CPU budget (fuzz_cpu_budget.c, 10 s of CPU per input), which
 # load does not inflate; the wall-clock -timeout only catches an input that blocks.

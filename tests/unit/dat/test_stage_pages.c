@@ -18,6 +18,7 @@
 
 #include "ktrace/dat_chunk.h"
 #include "ktrace/dat_copy.h"
+#include "ktrace/dat_stage.h"
 #include "ktrace/fdio.h"
 
 #define PAGE	4096u
