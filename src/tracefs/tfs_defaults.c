@@ -95,7 +95,21 @@ static void reset_options(struct tfs_reset_ctx *ctx, const char *inst)
 	strbuf_release(&file);
 }
 
-/* Each "cmd[:args] [if filter]" line is removed with "!cmd[:args]"; some need a 2nd pass. */
+/*
+ * The command that removes the trigger a trigger file shows as line: '!' and the trigger as
+ * written, filter included (a hist trigger is only removed with its filter); the file adds a
+ * state (" [active]") after hist triggers.
+ */
+static void removal_of(struct strbuf *cmd, const char *line)
+{
+	const char *state = strstr(line, " [");
+
+	strbuf_reset(cmd);
+	strbuf_addch(cmd, '!');
+	strbuf_add(cmd, line, state ? (size_t)(state - line) : strlen(line));
+}
+
+/* Each line goes with its removal_of(); some need a second pass (one that another uses). */
 static void clear_triggers(struct tfs_reset_ctx *ctx, const char *inst, const char *file)
 {
 	struct strbuf sb = STRBUF_INIT, cmd = STRBUF_INIT;
@@ -111,9 +125,7 @@ static void clear_triggers(struct tfs_reset_ctx *ctx, const char *inst, const ch
 			if (line[0] == '#')
 				continue;
 			left++;
-			strbuf_reset(&cmd);
-			strbuf_addch(&cmd, '!');
-			strbuf_add(&cmd, line, strcspn(line, " "));
+			removal_of(&cmd, line);
 			if (pass == 2)
 				put(ctx, inst, file, cmd.buf);
 			else
@@ -146,9 +158,7 @@ static void remove_action_triggers(const char *sys, const char *event, void *arg
 			if (strncmp(line, "hist:", 5) || (!strstr(line, ":onmatch(") &&
 			    !strstr(line, ":onmax(") && !strstr(line, ":onchange(")))
 				continue;
-			strbuf_reset(&cmd);
-			strbuf_addch(&cmd, '!');
-			strbuf_add(&cmd, line, strcspn(line, " "));
+			removal_of(&cmd, line);
 			tfs_inst_write(r->inst, file.buf, cmd.buf);
 		}
 	strbuf_release(&file);
