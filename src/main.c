@@ -4,7 +4,9 @@
  * mount) happens here, once, driven by each command's flags.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -119,8 +121,12 @@ static int prepare(const struct kt_command *cmd, const char *tracefs_dir)
 		return -EPERM;
 	}
 	if (cmd->flags & (NEED_TRACEFS | TRACEFS_OPTIONAL)) {
+		const char *env = getenv("KTRACE_TRACEFS");
+		/* optional: no tracefs here is fine, a named one that is no tracefs is not */
+		bool named = tracefs_dir || (env && *env);
+
 		ret = kt_tracefs_locate(tracefs_dir, &err);
-		if (ret && (cmd->flags & TRACEFS_OPTIONAL))
+		if (ret && (cmd->flags & TRACEFS_OPTIONAL) && !named)
 			ret = 0;
 		else if (ret)
 			fprintf(stderr, "ktrace %s: %s\n", cmd->name,

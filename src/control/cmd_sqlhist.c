@@ -204,7 +204,7 @@ static int add_actions(const struct sqlhist_args *a, struct tracefs_synth *synth
 		what = "the trace action";
 	if (!what && snapshot && tracefs_synth_snapshot(synth, handler, var) < 0)
 		what = a->snapshot ? "-s" : "-T";
-	ret = what ? -errno : 0;
+	ret = what ? (errno ? -errno : -EINVAL) : 0;
 	strv_free(fields);
 	strbuf_release(&name);
 	if (ret == -ENODEV)
@@ -230,7 +230,7 @@ static int echo_commands(const struct sqlhist_args *a, struct tracefs_synth *syn
 		if (!a->name)
 			fprintf(stderr, "ktrace sqlhist: no -n: the synthetic event is named '%s'\n",
 				SQLHIST_DEFAULT_NAME);
-		return tracefs_synth_echo_cmd(seq, synth) ? -errno : 0;
+		return tracefs_synth_echo_cmd(seq, synth) ? (errno ? -errno : -EIO) : 0;
 	}
 	hist = tracefs_synth_get_start_hist(synth);
 	if (!hist) {
@@ -248,7 +248,7 @@ static int echo_commands(const struct sqlhist_args *a, struct tracefs_synth *syn
 					       "is not an instance (-e makes it)");
 		}
 	}
-	ret = tracefs_hist_echo_cmd(seq, inst, hist, 0) ? -errno : 0;
+	ret = tracefs_hist_echo_cmd(seq, inst, hist, 0) ? (errno ? -errno : -EIO) : 0;
 	tracefs_instance_free(inst);
 	tracefs_hist_free(hist);
 	return ret;

@@ -347,10 +347,12 @@ int record_run_record(struct record_run *run)
 	ret = flight_check(&run->flight, run->plan);
 	if (!ret)
 		ret = check_something_to_do(run->plan, run->guests);
-	if (!ret && run->guests && (run->plan->net_target || run->latency >= 0))
+	if (!ret && run->guests && (run->plan->net_target || run->latency >= 0 ||
+				    run->flight.armed))
 		ret = kt_option_error(run->cmd, "-A", NULL, run->plan->net_target ?
 				      "and -N: the guests' files are written here" :
-				      "and a latency tracer: not recorded together");
+				      run->flight.armed ? "and -W: a flight recorder saves this machine's "
+				      "buffers only" : "and a latency tracer: not recorded together");
 	if (!ret)
 		ret = plan_check_latency(run->plan);
 	if (ret)

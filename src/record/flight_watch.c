@@ -232,11 +232,18 @@ static int open_raw(struct flight_watch *w, struct strbuf *err)
 		int fd = -1;
 
 		strbuf_addf(&rel, "per_cpu/cpu%d/trace_pipe_raw", cpu);
-		if (!tfs_path(&path, w->inst, strbuf_str(&rel)))
+		ret = tfs_path(&path, w->inst, strbuf_str(&rel));
+		if (!ret) {
 			fd = open(strbuf_str(&path), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0 && errno != ENOENT) {
-			ret = -errno;
-			strbuf_addf(err, "cannot open %s: %s", strbuf_str(&path), strerror(errno));
+			/* a CPU that is not there (offline, never present) has no directory */
+			if (fd < 0 && errno != ENOENT)
+				ret = -errno;
+			if (ret)
+				strbuf_addf(err, "cannot open %s: %s", strbuf_str(&path),
+					    strerror(-ret));
+		} else {
+			strbuf_addf(err, "%s of instance %s: %s", strbuf_str(&rel), w->inst,
+				    strerror(-ret));
 		}
 		if (fd >= 0)
 			w->fds[w->nr_fds++] = fd;
@@ -254,8 +261,10 @@ int flight_watch_arm(struct flight_watch *w, struct strbuf *err)
 		return 0;
 	w->event_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (w->event_fd < 0) {
-		strbuf_addf(err, "cannot make an eventfd: %s", strerror(errno));
-		return -errno;
+		int ret = -errno;
+
+		strbuf_addf(err, "cannot make an eventfd: %s", strerror(-ret));
+		return ret;
 	}
 	if (w->lost) {
 		w->nr_cpus = cpus > 0 ? (int)cpus : 1;

@@ -76,7 +76,7 @@ static int connect_tcp(const char *host, unsigned int port)
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
 	struct addrinfo *res = NULL, *ai;
 	char serv[16];
-	int fd = -ECONNREFUSED;
+	int fd = -ECONNREFUSED, err_no;
 
 	snprintf(serv, sizeof(serv), "%u", port);
 	if (getaddrinfo(host, serv, &hints, &res))
@@ -89,8 +89,9 @@ static int connect_tcp(const char *host, unsigned int port)
 		}
 		if (!connect(fd, ai->ai_addr, ai->ai_addrlen))
 			break;
+		err_no = errno;
 		close(fd);
-		fd = -errno;
+		fd = -err_no;
 	}
 	freeaddrinfo(res);
 	return fd;
@@ -295,8 +296,9 @@ static int connect_guest(struct record_guests *gs, struct record_guest *g, const
 		return ret;
 	g->fd = open(g->file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (g->fd < 0) {
-		strbuf_addf(err, "-A %s: cannot create %s: %s", g->spec, g->file, strerror(errno));
-		return -errno;
+		ret = -errno;
+		strbuf_addf(err, "-A %s: cannot create %s: %s", g->spec, g->file, strerror(-ret));
+		return ret;
 	}
 	ret = receive_metadata(g, buf, err);
 	if (!ret)
@@ -462,7 +464,8 @@ static void guest_free(struct record_guest *g)
 	uint32_t i;
 
 	stop_reader(g);
-	for (i = 0; g->data && i < g->cpus; i++) {
+	/* request() fills both with -1 only once all three arrays exist */
+	for (i = 0; g->data && g->tmp && g->received && i < g->cpus; i++) {
 		if (g->data[i] >= 0)
 			close(g->data[i]);
 		if (g->tmp[i] >= 0)

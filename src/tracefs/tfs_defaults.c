@@ -102,11 +102,15 @@ static void reset_options(struct tfs_reset_ctx *ctx, const char *inst)
  */
 static void removal_of(struct strbuf *cmd, const char *line)
 {
-	const char *state = strstr(line, " [");
+	size_t len = strlen(line);
+	const char *state = NULL, *p;
 
+	/* the last " [", when the line ends with its "]" (a filter may hold " [" too) */
+	for (p = strstr(line, " ["); p && len && line[len - 1] == ']'; p = strstr(p + 1, " ["))
+		state = p;
 	strbuf_reset(cmd);
 	strbuf_addch(cmd, '!');
-	strbuf_add(cmd, line, state ? (size_t)(state - line) : strlen(line));
+	strbuf_add(cmd, line, state ? (size_t)(state - line) : len);
 }
 
 /* Each line goes with its removal_of(); some need a second pass (one that another uses). */

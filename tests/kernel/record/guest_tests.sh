@@ -161,6 +161,11 @@ case_usage() {
 	"$K" record -N 127.0.0.1:1 -A @127.0.0.1:2 true 2> "$W/err"
 	rc=$?
 	[ "$rc" = 1 ] || fail "-N with -A: exit $rc"
+	# a flight recorder saves this machine's buffers only: -A is refused, not dropped
+	"$K" record -W -A @127.0.0.1:2 -e sched_switch true 2> "$W/err"
+	rc=$?
+	[ "$rc" = 1 ] || fail "-W with -A: exit $rc"
+	grep -q -- "-A.*-W" "$W/err" || fail "$(cat "$W/err")"
 }
 
 command -v ss > /dev/null || fail "ss (iproute2) is not installed: scripts/deps"

@@ -112,6 +112,13 @@ refused no-instance "ktrace sqlhist: -B 'nope' is not an instance of the -t copy
 	-t "$data" -B nope 'select pid from sched_waking'
 refused unknown-field "ktrace sqlhist: SQL offset 7: a field that the events do not have" \
 	-t "$data" 'select nope from sched_waking'
+# a tracefs the user names must be one: no tracefs is fine (-t), a bad --tracefs is not
+status=0
+"$ktrace" --tracefs "$tmp" sqlhist -t "$data" 'select pid from sched_waking' >"$tmp/out" \
+	2>"$tmp/err" || status=$?
+if [ "$status" = 1 ] && [ ! -s "$tmp/out" ] &&
+   [ "$(cat "$tmp/err")" = "ktrace sqlhist: --tracefs $tmp: is not a tracefs mount" ]
+then echo "ok named-tracefs"; else echo "FAIL named-tracefs: $status $(cat "$tmp/err")"; fail=1; fi
 # libtracefs's own explanation, with its caret
 status=0
 "$ktrace" sqlhist -t "$data" 'select pid from sched_wakin' >"$tmp/out" 2>"$tmp/err" || status=$?
