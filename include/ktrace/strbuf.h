@@ -27,7 +27,7 @@ int strbuf_addstr(struct strbuf *sb, const char *s);
  */
 static inline int strbuf_add(struct strbuf *sb, const void *data, size_t len)
 {
-	if (sb->len + len < sb->alloc && len) {
+	if (len && len < sb->alloc - sb->len) {
 		__builtin_memcpy(sb->buf + sb->len, data, len);
 		sb->len += len;
 		sb->buf[sb->len] = '\0';

@@ -233,20 +233,12 @@ static int read_request(struct net_conn *conn, const char *peer, struct net_trac
 	struct timeval tv = { .tv_sec = REQUEST_TIMEOUT_S };
 	uint8_t *buf = malloc(NET_MSG_MAX_LEN);
 	struct net_msg msg;
-	uint32_t size;
-	int ret = buf ? 0 : -ENOMEM;
+	int ret;
 
 	setsockopt(net_conn_fd(conn), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	if (!ret)
-		ret = net_conn_read_all(conn, buf, NET_MSG_HDR_LEN);
-	if (!ret) {
-		size = (uint32_t)buf[0] << 24 | (uint32_t)buf[1] << 16 | (uint32_t)buf[2] << 8 |
-		       buf[3];
-		ret = size < NET_MSG_HDR_LEN || size > NET_MSG_MAX_LEN ? -EMSGSIZE :
-			net_conn_read_all(conn, buf + NET_MSG_HDR_LEN, size - NET_MSG_HDR_LEN);
-	}
-	if (!ret)
-		ret = net_msg_parse(buf, size, &msg) < 0 ? -EBADMSG : 0;
+	ret = buf ? net_conn_recv_msg(conn, buf, &msg) : -ENOMEM;
+	if (ret == -ENOMSG)
+		ret = -EBADMSG;		/* whatever did not parse is a bad message here */
 	if (!ret && msg.cmd != NET_TRACE_REQ) {
 		fprintf(stderr, "ktrace agent: %s sent %s, not TRACE_REQ%s\n", peer,
 			net_cmd_name(msg.cmd), msg.cmd == NET_TRACE_PROXY ? " (proxy mode, -P)" : "");
