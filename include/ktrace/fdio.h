@@ -14,6 +14,9 @@
 int fd_write_all(int fd, const void *buf, size_t len);
 /* Writes all len bytes at offset off, through short writes and EINTR: 0 or negative errno. */
 int fd_pwrite_all(int fd, const void *buf, size_t len, uint64_t off);
+/* Reads all len bytes at offset off, through short reads and EINTR: 0, -EIO when the file ends
+ * first, or negative errno. */
+int fd_pread_all(int fd, void *buf, size_t len, uint64_t off);
 /*
  * Copies what `in` reads until its end to `out` (as fd_write_all), as it comes, so that a file
  * that waits for data (trace_pipe) shows what it has: 0 or negative errno. A caller that also

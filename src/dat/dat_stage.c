@@ -74,25 +74,6 @@ void dat_stage_release(struct dat_stage *st)
 	st->raw = st->z = NULL;
 }
 
-/* Fills buf with len bytes of fd from off: 0, -EIO when the file ends first, or -errno. */
-static int read_at(int fd, void *buf, size_t len, uint64_t off)
-{
-	uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
-
 int dat_stage_raw_pages(int in_fd, uint64_t size, uint32_t page_size, enum kt_compression comp,
 			const char *tmp_dir, struct dat_cpu_source *cs, struct strbuf *err)
 {
@@ -115,7 +96,7 @@ int dat_stage_raw_pages(int in_fd, uint64_t size, uint32_t page_size, enum kt_co
 	while (!ret && done < size) {
 		size_t len = size - done < st.chunk_cap ? (size_t)(size - done) : st.chunk_cap;
 
-		ret = read_at(in_fd, st.raw, len, done);
+		ret = fd_pread_all(in_fd, st.raw, len, done);
 		st.raw_len = len;
 		if (!ret)
 			ret = dat_stage_flush(&st);

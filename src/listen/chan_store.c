@@ -72,13 +72,6 @@ static int write_chunk(struct chan *c, struct server_ctx *srv, const char *raw, 
 	return 0;
 }
 
-static int read_at(int fd, uint64_t off, void *buf, size_t n)
-{
-	ssize_t r = pread(fd, buf, n, (off_t)off);
-
-	return r == (ssize_t)n ? 0 : r < 0 ? -errno : -EIO;
-}
-
 /*
  * Pages that arrived before the metadata was complete (the event loop reads every socket, so
  * CPU data can overtake the last metadata messages) are compressed now, into a new temporary
@@ -101,12 +94,12 @@ static int compress_backlog(struct chan *c, struct server_ctx *srv)
 		return ret;
 	}
 	for (ret = 0; !ret && size - off >= c->chunk; off += c->chunk) {
-		ret = read_at(old, off, srv->zin, c->chunk);
+		ret = fd_pread_all(old, srv->zin, c->chunk, off);
 		if (!ret)
 			ret = write_chunk(c, srv, srv->zin, c->chunk);
 	}
 	if (!ret && size > off)
-		ret = read_at(old, off, srv->zin, (size_t)(size - off));
+		ret = fd_pread_all(old, srv->zin, (size_t)(size - off), off);
 	if (!ret && size > off)
 		ret = fd_pwrite_all(c->tmp, srv->zin, (size_t)(size - off), c->raw_start);
 	if (!ret && c->path && renameat(srv->dir_fd, strbuf_str(&name), srv->dir_fd, c->path))
@@ -119,7 +112,7 @@ static int compress_backlog(struct chan *c, struct server_ctx *srv)
 
 static int read_tail(struct chan *c, struct server_ctx *srv, size_t tail)
 {
-	return read_at(c->tmp, c->raw_start, srv->zin, tail);
+	return fd_pread_all(c->tmp, srv->zin, tail, c->raw_start);
 }
 
 static int store_compressed(struct chan *c, struct server_ctx *srv, const char *buf, size_t n)

@@ -50,6 +50,24 @@ int fd_pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
+int fd_pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 int fd_copy_all(int in, int out)
 {
 	char buf[65536];
