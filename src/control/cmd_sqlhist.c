@@ -119,16 +119,20 @@ static int read_sql(const struct sqlhist_args *a, int argc, char **argv, int fir
 static int save_fields(char **save, char ***fields)
 {
 	char *copy, *tok, *state = NULL;
-	int i, ret = 0;
+	int i, added, ret = 0;
 
 	for (i = 0; save && save[i] && !ret; i++) {
 		copy = strdup(save[i]);
 		if (!copy)
 			return -ENOMEM;
-		for (tok = strtok_r(copy, ",", &state); tok && !ret; tok = strtok_r(NULL, ",", &state))
+		added = 0;
+		for (tok = strtok_r(copy, ",", &state); tok && !ret; tok = strtok_r(NULL, ",", &state)) {
 			ret = strv_push(fields, tok);
+			added++;
+		}
 		free(copy);
-		if (!ret && !*fields)
+		/* each -S names a field of its own: "-S a -S ,," is refused at its second */
+		if (!ret && !added)
 			return kt_option_error("sqlhist", "-S", save[i], "names no field");
 	}
 	return ret;

@@ -95,6 +95,8 @@ refused s-without-m "ktrace sqlhist: -s needs -m VAR or -c VAR (the variable tha
 	-t "$data" -s "$q"
 refused S-without-m "ktrace sqlhist: -S needs -m VAR or -c VAR (the variable that triggers it)" \
 	-t "$data" -S prev_pid "$q"
+refused S-empty "ktrace sqlhist: -S ',,' names no field" \
+	-t "$data" -S prev_pid -S ,, -c lat "$q"
 refused m-and-c "ktrace sqlhist: -m 'lat' and -c cannot go together" -t "$data" -m lat -c lat "$q"
 refused not-a-var "ktrace sqlhist: -m 'nope' is not a variable of the SQL (one named with AS)" \
 	-t "$data" -m nope "$q"
