@@ -83,6 +83,9 @@ static int write_line(struct tfs_undo *undo, const struct echo_line *e, const ch
 	ret = undo_text(e, &undo_val);
 	if (!ret)
 		ret = tfs_undo_save_append(undo, e->path.buf, undo_val.buf);
+	/* what cannot be undone later is undone now (undo_val is empty only without memory) */
+	if (ret && undo_val.len)
+		tfs_write(e->path.buf, undo_val.buf, undo_val.len, false);
 	strbuf_release(&undo_val);
 	return ret;
 }
