@@ -55,6 +55,10 @@ struct trace_session_child {
 	char *user_home;
 	uid_t uid;
 	gid_t gid;
+	/* made before the fork (the child of a threaded recorder may not allocate): */
+	gid_t *groups;		/* the user's groups (getgrouplist) */
+	int nr_groups;
+	char **envp;		/* our environment with the user's HOME, USER, LOGNAME */
 };
 
 struct trace_session {

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -16,6 +17,8 @@ void session_child_init(struct trace_session_child *c)
 	memset(c, 0, sizeof(*c));
 	c->go_fd = c->err_fd = c->stdout_fd = -1;
 }
+
+static int user_groups(struct trace_session_child *c);
 
 int session_child_set_user(struct trace_session_child *c, const char *user)
 {
@@ -31,16 +34,65 @@ int session_child_set_user(struct trace_session_child *c, const char *user)
 		return -ENOMEM;
 	c->uid = pw->pw_uid;
 	c->gid = pw->pw_gid;
+	return user_groups(c);
+}
+
+/* The user's groups, as initgroups() would set them, looked up now (not in the child). */
+static int user_groups(struct trace_session_child *c)
+{
+	int n = 0;
+
+	getgrouplist(c->user_name, c->gid, NULL, &n);
+	c->groups = calloc((size_t)n + 1, sizeof(*c->groups));
+	if (!c->groups)
+		return -ENOMEM;
+	c->nr_groups = n + 1;
+	if (getgrouplist(c->user_name, c->gid, c->groups, &c->nr_groups) < 0)
+		return -EINVAL;
 	return 0;
 }
 
-/* As trace-cmd's change_user: groups, gid, uid, then the login's environment. */
+static int env_push(char **envp, int *n, const char *name, const char *value)
+{
+	if (asprintf(&envp[*n], "%s=%s", name, value) < 0) {
+		envp[*n] = NULL;
+		return -ENOMEM;
+	}
+	(*n)++;
+	return 0;
+}
+
+/* Our environment with the login's HOME, USER and LOGNAME, as trace-cmd's change_user sets. */
+static int user_environment(struct trace_session_child *c)
+{
+	static const char *const names[] = { "HOME=", "USER=", "LOGNAME=" };
+	int n = 0, i, j, ret;
+
+	for (i = 0; environ[i]; i++)
+		;
+	c->envp = calloc((size_t)i + 4, sizeof(*c->envp));
+	if (!c->envp)
+		return -ENOMEM;
+	for (i = 0; environ[i]; i++) {
+		for (j = 0; j < 3 && strncmp(environ[i], names[j], strlen(names[j])); j++)
+			;
+		if (j == 3)
+			c->envp[n++] = strdup(environ[i]);
+		if (j == 3 && !c->envp[n - 1])
+			return -ENOMEM;
+	}
+	ret = env_push(c->envp, &n, "HOME", c->user_home);
+	if (!ret)
+		ret = env_push(c->envp, &n, "USER", c->user_name);
+	if (!ret)
+		ret = env_push(c->envp, &n, "LOGNAME", c->user_name);
+	return ret;
+}
+
+/* As trace-cmd's change_user: groups, gid, uid (the environment goes with the exec). */
 static int become_user(const struct trace_session_child *c)
 {
-	if (initgroups(c->user_name, c->gid) || setgid(c->gid) || setuid(c->uid))
-		return -errno;
-	if (setenv("HOME", c->user_home, 1) || setenv("USER", c->user_name, 1) ||
-	    setenv("LOGNAME", c->user_name, 1))
+	if (setgroups((size_t)c->nr_groups, c->groups) || setgid(c->gid) || setuid(c->uid))
 		return -errno;
 	return 0;
 }
@@ -61,7 +113,7 @@ static void child_main(const struct trace_session_child *c, int go_rd, int err_w
 	if (!err && c->user_name)
 		err = become_user(c);
 	if (!err)
-		execvp(argv[0], argv);
+		execvpe(argv[0], argv, c->envp ? c->envp : environ);
 	err = err ? -err : errno;
 	if (write(err_wr, &err, sizeof(err)) < 0)
 		_exit(127);
@@ -70,8 +122,13 @@ static void child_main(const struct trace_session_child *c, int go_rd, int err_w
 
 int session_child_spawn(struct trace_session_child *c, char *const *argv, const sigset_t *mask)
 {
-	int go[2], err[2];
+	int go[2], err[2], ret;
 
+	if (c->user_name && !c->envp) {
+		ret = user_environment(c);
+		if (ret)
+			return ret;
+	}
 	if (pipe2(go, O_CLOEXEC))
 		return -errno;
 	if (pipe2(err, O_CLOEXEC)) {
@@ -143,6 +200,12 @@ void session_child_cleanup(struct trace_session_child *c)
 	free(c->user_name);
 	free(c->user_home);
 	c->user_name = c->user_home = NULL;
+	free(c->groups);
+	c->groups = NULL;
+	for (int i = 0; c->envp && c->envp[i]; i++)
+		free(c->envp[i]);
+	free(c->envp);
+	c->envp = NULL;
 	if (c->pid > 0 && !c->exited && !c->released) {
 		while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
 			;
