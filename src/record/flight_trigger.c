@@ -133,31 +133,53 @@ static int write_trigger(const struct flight_trigger *t, struct strbuf *err)
 	return ret;
 }
 
-static int open_watch_fds(struct flight_trigger *t, struct strbuf *err)
+int flight_open_cpu_pipes(const char *instance, int *fds, int max, struct strbuf *err)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
-	int cpu;
+	int cpu, n = 0, ret = 0;
 
-	for (cpu = 0; cpu < cpus && t->nr_fds < FLIGHT_MAX_WATCH_FDS; cpu++) {
+	if (cpus > max)
+		fprintf(stderr, "ktrace record: watching the first %d of %ld CPUs only\n", max, cpus);
+	for (cpu = 0; !ret && cpu < cpus && n < max; cpu++) {
 		struct strbuf rel = STRBUF_INIT, path = STRBUF_INIT;
 		int fd = -1;
 
 		strbuf_addf(&rel, "per_cpu/cpu%d/trace_pipe_raw", cpu);
-		if (!tfs_path(&path, t->watch, strbuf_str(&rel)))
+		ret = tfs_path(&path, instance, strbuf_str(&rel));
+		if (!ret) {
 			fd = open(strbuf_str(&path), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0 && errno != ENOENT)
-			strbuf_addf(err, "cannot open %s: %s", strbuf_str(&path), strerror(errno));
+			/* a CPU that is not there (offline, never present) has no directory */
+			if (fd < 0 && errno != ENOENT)
+				ret = -errno;
+			if (ret)
+				strbuf_addf(err, "cannot open %s: %s", strbuf_str(&path),
+					    strerror(-ret));
+		} else {
+			strbuf_addf(err, "%s of instance %s: %s", strbuf_str(&rel), instance,
+				    strerror(-ret));
+		}
+		if (fd >= 0)
+			fds[n++] = fd;
 		strbuf_release(&rel);
 		strbuf_release(&path);
-		if (fd < 0 && errno != ENOENT)
-			return -errno;
-		if (fd < 0)
-			continue;
-		t->fds[t->nr_fds].fd = fd;
+	}
+	if (ret)
+		while (n > 0)
+			close(fds[--n]);
+	return ret ? ret : n;
+}
+
+static int open_watch_fds(struct flight_trigger *t, struct strbuf *err)
+{
+	int fds[FLIGHT_MAX_WATCH_FDS], i, n;
+
+	n = flight_open_cpu_pipes(t->watch, fds, FLIGHT_MAX_WATCH_FDS, err);
+	for (i = 0; i < n; i++) {
+		t->fds[t->nr_fds].fd = fds[i];
 		t->fds[t->nr_fds].events = POLLIN;
 		t->nr_fds++;
 	}
-	return 0;
+	return n < 0 ? n : 0;
 }
 
 int flight_trigger_arm(struct flight_trigger *t, struct tfs_undo *undo, struct strbuf *err)

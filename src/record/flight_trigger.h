@@ -21,6 +21,13 @@ struct tfs_undo;
 
 #define FLIGHT_MAX_WATCH_FDS 64
 
+/*
+ * The watcher instance's per_cpu/cpuN/trace_pipe_raw, non-blocking, into fds (at most max; a
+ * CPU that has none is skipped; CPUs past max are named once on stderr): how many, or a
+ * negative errno with a message in err. Shared by --save-on and the latency watcher.
+ */
+int flight_open_cpu_pipes(const char *instance, int *fds, int max, struct strbuf *err);
+
 struct flight_trigger {
 	char *event;		/* EVENT as typed */
 	char *filter;		/* FILTER, NULL without one */

@@ -13,6 +13,7 @@
 #include <event-parse.h>
 #include <kbuffer.h>
 
+#include "flight_trigger.h"
 #include "flight_watch.h"
 #include "ktrace/grow.h"
 #include "ktrace/options.h"
@@ -224,33 +225,13 @@ static int decoder_init(struct flight_watch *w, struct strbuf *err)
 
 static int open_raw(struct flight_watch *w, struct strbuf *err)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_CONF);
-	int cpu, ret = decoder_init(w, err);
+	int ret = decoder_init(w, err);
 
-	for (cpu = 0; !ret && cpu < cpus && w->nr_fds < 64; cpu++) {
-		struct strbuf rel = STRBUF_INIT, path = STRBUF_INIT;
-		int fd = -1;
-
-		strbuf_addf(&rel, "per_cpu/cpu%d/trace_pipe_raw", cpu);
-		ret = tfs_path(&path, w->inst, strbuf_str(&rel));
-		if (!ret) {
-			fd = open(strbuf_str(&path), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-			/* a CPU that is not there (offline, never present) has no directory */
-			if (fd < 0 && errno != ENOENT)
-				ret = -errno;
-			if (ret)
-				strbuf_addf(err, "cannot open %s: %s", strbuf_str(&path),
-					    strerror(-ret));
-		} else {
-			strbuf_addf(err, "%s of instance %s: %s", strbuf_str(&rel), w->inst,
-				    strerror(-ret));
-		}
-		if (fd >= 0)
-			w->fds[w->nr_fds++] = fd;
-		strbuf_release(&rel);
-		strbuf_release(&path);
-	}
-	return ret;
+	if (!ret)
+		ret = flight_open_cpu_pipes(w->inst, w->fds, FLIGHT_MAX_WATCH_FDS, err);
+	if (ret > 0)
+		w->nr_fds = ret;
+	return ret < 0 ? ret : 0;
 }
 
 int flight_watch_arm(struct flight_watch *w, struct strbuf *err)

@@ -34,7 +34,7 @@ struct flight_watch {
 	bool rt_only;			/* wakeup_rt */
 	long long threshold_ns;
 	char inst[64];			/* the sched watcher instance, "" without */
-	int fds[64];			/* its per_cpu/cpuN/trace_pipe_raw */
+	int fds[64];			/* its per_cpu/cpuN/trace_pipe_raw (FLIGHT_MAX_WATCH_FDS) */
 	int nr_fds;
 	struct watch_decode *dec;	/* the two formats, the page parser, a tick's events */
 	struct pid_table woken;		/* pid -> when it was woken (ns) */
