@@ -2,6 +2,7 @@
 #ifndef KTRACE_FDIO_H
 #define KTRACE_FDIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,8 @@ int fd_pwrite_all(int fd, const void *buf, size_t len, uint64_t off);
 /* Reads all len bytes at offset off, through short reads and EINTR: 0, -EIO when the file ends
  * first, or negative errno. */
 int fd_pread_all(int fd, void *buf, size_t len, uint64_t off);
+/* Do paths a and b name one file (device and inode)? False when either is missing. */
+bool fd_same_file(const char *a, const char *b);
 /*
  * Copies what `in` reads until its end to `out` (as fd_write_all), as it comes, so that a file
  * that waits for data (trace_pipe) shows what it has: 0 or negative errno. A caller that also

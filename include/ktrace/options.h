@@ -36,6 +36,8 @@ enum kt_opt_type {
 enum kt_opt_flags {
 	/* KT_ARG_OPTIONAL: the next word is the argument too when it does not start with '-' */
 	KT_OPT_NEXT_WORD = 1 << 0,
+	/* KT_OPT_STRING: given twice is a usage error (trace-cmd's -i/-o of one file) */
+	KT_OPT_ONCE = 1 << 1,
 };
 
 /*
@@ -74,6 +76,11 @@ struct kt_option {
 #define KT_STRING(ID, LONG, ARG_NAME, CTX, MEMBER, HELP) \
 	{ .id = (ID), .long_name = (LONG), .arg = KT_ARG_REQUIRED, .arg_name = (ARG_NAME), \
 	  .help = (HELP), .type = KT_OPT_STRING, \
+	  .offset = KT_OPT_TARGET_(CTX, MEMBER, const char *) }
+/* A KT_STRING that may be given once: a file, as trace-cmd takes one -i and one -o */
+#define KT_STRING_ONCE(ID, LONG, ARG_NAME, CTX, MEMBER, HELP) \
+	{ .id = (ID), .long_name = (LONG), .arg = KT_ARG_REQUIRED, .arg_name = (ARG_NAME), \
+	  .help = (HELP), .type = KT_OPT_STRING, .flags = KT_OPT_ONCE, \
 	  .offset = KT_OPT_TARGET_(CTX, MEMBER, const char *) }
 #define KT_STRING_LIST(ID, LONG, ARG_NAME, CTX, MEMBER, HELP) \
 	{ .id = (ID), .long_name = (LONG), .arg = KT_ARG_REQUIRED, .arg_name = (ARG_NAME), \

@@ -20,6 +20,7 @@
 #include "ktrace/command.h"
 #include "ktrace/dat.h"
 #include "ktrace/dat_copy.h"
+#include "ktrace/fdio.h"
 #include "ktrace/options.h"
 
 enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION };
@@ -31,24 +32,11 @@ struct convert_args {
 	int version;
 };
 
-/* trace-cmd takes one -i and one -o; a second one is refused rather than silently winning. */
-static int set_once(void *ctx, int id, const char *arg)
-{
-	struct convert_args *a = ctx;
-	const char **slot = id == 'i' ? &a->input : &a->output;
-
-	if (*slot)
-		return kt_option_error("convert", id == 'i' ? "-i" : "-o", arg,
-				       "is a second file: only one is taken");
-	*slot = arg;
-	return 0;
-}
-
 static const struct kt_option convert_options_table[] = {
-	KT_CALLBACK('i', NULL, KT_ARG_REQUIRED, "FILE", set_once,
-		    "read FILE (default trace.dat)"),
-	KT_CALLBACK('o', NULL, KT_ARG_REQUIRED, "FILE", set_once,
-		    "write FILE (required; also a bare FILE after the options)"),
+	KT_STRING_ONCE('i', NULL, "FILE", struct convert_args, input,
+		       "read FILE (default trace.dat)"),
+	KT_STRING_ONCE('o', NULL, "FILE", struct convert_args, output,
+		       "write FILE (required; also a bare FILE after the options)"),
 	KT_INT(OPT_FILE_VERSION, "file-version", "N", struct convert_args, version, 6, 7,
 	       "the file version to write, 6 or 7 (default 7)"),
 	KT_STRING(OPT_COMPRESSION, "compression", "NAME", struct convert_args, compression,
@@ -102,13 +90,6 @@ static int parse_args(struct convert_args *a, int argc, char **argv)
 	if (!a->input)
 		a->input = "trace.dat";
 	return 0;
-}
-
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /*
@@ -220,7 +201,7 @@ int cmd_convert(int argc, char **argv)
 		ret = choose_format(&a, &cfg);
 	if (ret)
 		return ret;
-	if (same_file(a.input, a.output))
+	if (fd_same_file(a.input, a.output))
 		return kt_usage_error("convert", "-o", a.output, "is the input file: give another");
 	ret = dat_file_open_opts(a.input, &opts, &df, &err);
 	if (!ret)

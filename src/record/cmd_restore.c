@@ -23,6 +23,7 @@
 #include "ktrace/dat_copy.h"
 #include "ktrace/dat_stage.h"
 #include "ktrace/dat_writer.h"
+#include "ktrace/fdio.h"
 #include "ktrace/options.h"
 #include "ktrace/tfs.h"
 #include "metadata.h"
@@ -35,26 +36,13 @@ struct restore_args {
 	const char *kallsyms;
 };
 
-/* trace-cmd takes one -i and one -o and dies on a second one; so does ktrace. */
-static int set_once(void *ctx, int id, const char *arg)
-{
-	struct restore_args *a = ctx;
-	const char **slot = id == 'i' ? &a->input : &a->output;
-
-	if (*slot)
-		return kt_option_error("restore", id == 'i' ? "-i" : "-o", arg,
-				       "is a second file: only one is taken");
-	*slot = arg;
-	return 0;
-}
-
 static const struct kt_option restore_options_table[] = {
 	KT_BOOL('c', NULL, struct restore_args, create,
 		"only the header part, of this machine (default trace-partial.dat)"),
-	KT_CALLBACK('o', NULL, KT_ARG_REQUIRED, "FILE", set_once,
-		    "write FILE (default trace.dat; -c: trace-partial.dat)"),
-	KT_CALLBACK('i', NULL, KT_ARG_REQUIRED, "FILE", set_once,
-		    "the header part from FILE (a -c file or a trace.dat)"),
+	KT_STRING_ONCE('o', NULL, "FILE", struct restore_args, output,
+		       "write FILE (default trace.dat; -c: trace-partial.dat)"),
+	KT_STRING_ONCE('i', NULL, "FILE", struct restore_args, input,
+		       "the header part from FILE (a -c file or a trace.dat)"),
 	KT_STRING('t', NULL, "DIR", struct restore_args, tracing_dir,
 		  "-c: the formats from DIR instead of tracefs"),
 	KT_STRING('k', NULL, "FILE", struct restore_args, kallsyms,
@@ -88,22 +76,15 @@ static int check_args(struct restore_args *a, int nr_files, char **files)
 	return 0;
 }
 
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 /* No input may be the output, which is truncated before anything is read from them. */
 static int check_output(const struct restore_args *a, int nr_files, char **files)
 {
 	int i;
 
-	if (a->input && same_file(a->input, a->output))
+	if (a->input && fd_same_file(a->input, a->output))
 		return kt_usage_error("restore", "-o", a->output, "is the -i file: give another");
 	for (i = 0; i < nr_files; i++)
-		if (same_file(files[i], a->output))
+		if (fd_same_file(files[i], a->output))
 			return kt_usage_error("restore", "-o", a->output,
 					      "is one of the CPU files: give another");
 	return 0;

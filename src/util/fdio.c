@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ktrace/fdio.h"
@@ -66,6 +67,13 @@ int fd_pread_all(int fd, void *buf, size_t len, uint64_t off)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+bool fd_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 int fd_copy_all(int in, int out)

@@ -152,6 +152,12 @@ static int apply_row(const struct kt_command_help *help, const struct kt_option 
 	case KT_OPT_INT:
 		return set_int(help, o, arg, (int *)target);
 	case KT_OPT_STRING:
+		if ((o->flags & KT_OPT_ONCE) && *(const char **)target) {
+			char name[64];
+
+			return kt_option_error(help->name, row_name(o, name, sizeof(name)), arg,
+					       "is a second one: only one is taken");
+		}
 		*(const char **)target = arg;
 		return 0;
 	case KT_OPT_STRING_LIST:
