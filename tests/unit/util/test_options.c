@@ -23,6 +23,7 @@ struct args {
 	bool all;
 	int level;
 	const char *out;
+	const char *in;
 	char **names;
 	unsigned int bits;
 	char calls[64];		/* the callbacks' ids and arguments, in order */
@@ -51,6 +52,7 @@ static const struct kt_option test_options[] = {
 	KT_BOOL('a', "all", struct args, all, "everything"),
 	KT_INT(OPT_LEVEL, "level", "N", struct args, level, 1, 9, "a level from 1 to 9"),
 	KT_STRING('o', NULL, "FILE", struct args, out, "output"),
+	KT_STRING_ONCE('i', NULL, "FILE", struct args, in, "input, once"),
 	KT_STRING_LIST('B', NULL, "NAME", struct args, names, "a name (repeatable)"),
 	KT_BITS(OPT_QUIET, "quiet", struct args, bits, 1, "bit 1"),
 	KT_BITS(OPT_LOUD, "loud", struct args, bits, 6, "bits 2 and 4"),
@@ -211,6 +213,24 @@ static void test_bad_number(void **state)
 	assert_int_equal(a.level, 0);
 }
 
+/* a once-only string: the second is refused in the parser's words; a plain one's last wins */
+static void test_string_once(void **state)
+{
+	struct args a = { 0 };
+	struct captured c;
+
+	(void)state;
+	parse_into(&c, &a, false, "-i", "x", "-o", "p", "-o", "q", NULL);
+	assert_int_equal(c.ret, 0);
+	assert_string_equal(a.in, "x");
+	assert_string_equal(a.out, "q");
+	memset(&a, 0, sizeof(a));
+	parse_into(&c, &a, false, "-i", "x", "-i", "y", NULL);
+	assert_int_equal(c.ret, KT_ERR_USAGE);
+	assert_string_equal(c.err, "ktrace t: -i 'y' is a second one: only one is taken\n");
+	assert_string_equal(a.in, "x");
+}
+
 static void test_stray_argument(void **state)
 {
 	struct args a = { 0 };
@@ -263,7 +283,7 @@ static void test_completion_table(void **state)
 	assert_int_equal(c.ret, KT_HELP_SHOWN);
 	assert_false(a.all);
 	assert_string_equal(c.err, "");
-	assert_string_equal(c.out, "-a\t\n--all\t\n--level\tN\n-o\tFILE\n-B\tNAME\n--quiet\t\n"
+	assert_string_equal(c.out, "-a\t\n--all\t\n--level\tN\n-o\tFILE\n-i\tFILE\n-B\tNAME\n--quiet\t\n"
 			    "--loud\t\n--old\t[X]\n-e\tEVENT\n-v\t\n-c\t\n-r\t[RE]\n"
 			    "-h\t\n--help\t\n");
 	/* only as the first argument: elsewhere it is an unknown option */
@@ -304,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_option),
 		cmocka_unit_test(test_missing_argument),
 		cmocka_unit_test(test_bad_number),
+		cmocka_unit_test(test_string_once),
 		cmocka_unit_test(test_stray_argument),
 		cmocka_unit_test(test_help_shown),
 		cmocka_unit_test(test_completion_table),
