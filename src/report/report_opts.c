@@ -285,8 +285,12 @@ static int share_filters(struct report_opts *o)
 		list = malloc((size_t)n * sizeof(*list));
 		if (!list)
 			return -ENOMEM;
-		memcpy(list, o->filters, (size_t)o->nr_filters * sizeof(*list));
-		memcpy(list + o->nr_filters, in->filters, (size_t)in->nr_filters * sizeof(*list));
+		/* either list may be empty (NULL): memcpy takes no NULL, even for 0 bytes */
+		if (o->nr_filters)
+			memcpy(list, o->filters, (size_t)o->nr_filters * sizeof(*list));
+		if (in->nr_filters)
+			memcpy(list + o->nr_filters, in->filters,
+			       (size_t)in->nr_filters * sizeof(*list));
 		free(in->filters);
 		in->filters = list;
 		in->nr_filters = n;

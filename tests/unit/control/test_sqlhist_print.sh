@@ -121,9 +121,12 @@ status=0
 if [ "$status" = 1 ] && [ ! -s "$tmp/out" ] &&
    [ "$(cat "$tmp/err")" = "ktrace sqlhist: --tracefs $tmp: is not a tracefs mount" ]
 then echo "ok named-tracefs"; else echo "FAIL named-tracefs: $status $(cat "$tmp/err")"; fail=1; fi
-# libtracefs's own explanation, with its caret
+# libtracefs's own explanation, with its caret. libtracefs 1.6.4's parser leaks what it built
+# for a query it refuses (84 bytes, strdup'ed inside libtracefs; the fuzz target runs without
+# leak checks for the same reason): not ktrace's memory, so LeakSanitizer is off for this run.
 status=0
-"$ktrace" sqlhist -t "$data" 'select pid from sched_wakin' >"$tmp/out" 2>"$tmp/err" || status=$?
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	"$ktrace" sqlhist -t "$data" 'select pid from sched_wakin' >"$tmp/out" 2>"$tmp/err" || status=$?
 if [ "$status" = 1 ] && head -1 "$tmp/err" | grep -qx 'ktrace sqlhist: the SQL is refused:' &&
    grep -q "^ERROR: 'sched_wakin'" "$tmp/err" && grep -qx 'event not found' "$tmp/err"
 then echo "ok library-error"; else echo "FAIL library-error: $(cat "$tmp/err")"; fail=1; fi
