@@ -195,13 +195,31 @@ static int open_data(struct record_guest *g, struct strbuf *err)
 	return ret;
 }
 
+/*
+ * An agent that dies while recording closes its control connection, which carries nothing
+ * until the host's CLOSE: a hang-up there before record closes the session is the agent gone,
+ * said at once (the host goes on recording; what the guest sent stays, finish_guest()). True
+ * once the connection has ended, either way: it is not watched any more.
+ */
+static bool agent_hung_up(struct record_guest *g, const struct pollfd *ctl)
+{
+	if (!(ctl->revents & (POLLRDHUP | POLLHUP | POLLERR)))
+		return false;
+	if (!__atomic_load_n(&g->closing, __ATOMIC_SEQ_CST)) {
+		__atomic_store_n(&g->gone, true, __ATOMIC_SEQ_CST);
+		fprintf(stderr, "ktrace record: -A %s: the agent hung up while recording; the host "
+			"goes on, %s keeps what the guest sent\n", g->spec, g->file);
+	}
+	return true;
+}
+
 /* Reads every data connection to its end into the temp files. */
 static void *guest_reader(void *arg)
 {
 	struct record_guest *g = arg;
-	struct pollfd *pfd = calloc(g->cpus + 1, sizeof(*pfd));
+	struct pollfd *pfd = calloc(g->cpus + 2, sizeof(*pfd));
 	char *buf = malloc(READ_CHUNK);
-	bool stopping = false;
+	bool stopping = false, watch_ctl = true;
 	uint32_t i, open_fds = g->cpus;
 	ssize_t n;
 	int ret;
@@ -210,12 +228,15 @@ static void *guest_reader(void *arg)
 		g->read_err = -ENOMEM;
 		open_fds = 0;
 	}
-	while (open_fds) {
+	while (open_fds || (watch_ctl && !stopping)) {
 		for (i = 0; i < g->cpus; i++)
 			pfd[i] = (struct pollfd){ .fd = g->data[i], .events = POLLIN };
 		pfd[g->cpus] = (struct pollfd){ .fd = stopping ? -1 : g->stop_pipe[0],
 						.events = POLLIN };
-		ret = poll(pfd, g->cpus + 1, stopping ? GUEST_DRAIN_MS : -1);
+		pfd[g->cpus + 1] = (struct pollfd){
+			.fd = watch_ctl && !stopping ? net_conn_fd(g->ctl) : -1,
+			.events = POLLRDHUP };
+		ret = poll(pfd, g->cpus + 2, stopping ? GUEST_DRAIN_MS : -1);
 		if (ret < 0 && errno == EINTR)
 			continue;
 		if (ret <= 0) {
@@ -224,6 +245,8 @@ static void *guest_reader(void *arg)
 		}
 		if (pfd[g->cpus].revents)
 			stopping = true;
+		if (watch_ctl && agent_hung_up(g, &pfd[g->cpus + 1]))
+			watch_ctl = false;
 		for (i = 0; i < g->cpus; i++) {
 			if (!pfd[i].revents)
 				continue;
@@ -348,6 +371,8 @@ static int close_session(struct record_guest *g, uint8_t *buf, struct strbuf *er
 	struct net_msg msg;
 	int ret = net_encode_simple(&sb, NET_CLOSE);
 
+	/* from here a hang-up of the agent is its answer to CLOSE, not its death */
+	__atomic_store_n(&g->closing, true, __ATOMIC_SEQ_CST);
 	if (!ret && (ret = net_conn_write_all(g->ctl, sb.buf, sb.len)))
 		fail(g, err, ret, "sending CLOSE");
 	strbuf_release(&sb);
@@ -392,17 +417,42 @@ static int write_file(struct record_guest *g, struct strbuf *err)
 	return ret;
 }
 
+static uint64_t guest_received(const struct record_guest *g)
+{
+	uint64_t total = 0;
+	uint32_t i;
+
+	for (i = 0; i < g->cpus; i++)
+		total += g->received[i];
+	return total;
+}
+
+/*
+ * The guest's file is written whatever way its session ended, with what it sent: an agent
+ * that died or stopped answering fails the command, never the data already captured.
+ */
 static int finish_guest(struct record_guest *g, uint8_t *buf, struct strbuf *err)
 {
-	int ret = close_session(g, buf, err);
+	size_t failed_at = err->len;
+	int ret, written;
 
+	if (__atomic_load_n(&g->gone, __ATOMIC_SEQ_CST)) {
+		strbuf_addf(err, "-A %s: the agent hung up while recording", g->spec);
+		ret = -EPIPE;
+	} else {
+		ret = close_session(g, buf, err);
+	}
 	stop_reader(g);
 	if (!ret && g->read_err)
 		ret = fail(g, err, g->read_err, "receiving the guest's data");
-	if (!ret)
-		ret = write_file(g, err);
-	g->done = !ret;
-	return ret;
+	if (ret && err->len > failed_at)
+		strbuf_addstr(err, "; ");
+	written = write_file(g, err);
+	g->done = !written;
+	if (ret && !written)
+		strbuf_addf(err, "%s keeps the %llu bytes of pages it sent", g->file,
+			    (unsigned long long)guest_received(g));
+	return ret ? ret : written;
 }
 
 int record_guests_finish(struct record_guests *gs, struct strbuf *err)
@@ -447,16 +497,12 @@ int record_guests_write_options(const struct record_guests *gs, struct dat_write
 
 void record_guests_summary(const struct record_guests *gs)
 {
-	uint64_t total;
-	uint32_t c;
 	int i;
 
-	for (i = 0; i < gs->nr; i++) {
-		for (total = 0, c = 0; c < gs->g[i].cpus; c++)
-			total += gs->g[i].received[c];
+	for (i = 0; i < gs->nr; i++)
 		fprintf(stderr, "guest %s: %u CPUs, %llu bytes of pages, written to %s\n",
-			gs->g[i].name, gs->g[i].cpus, (unsigned long long)total, gs->g[i].file);
-	}
+			gs->g[i].name, gs->g[i].cpus,
+			(unsigned long long)guest_received(&gs->g[i]), gs->g[i].file);
 }
 
 static void guest_free(struct record_guest *g)

@@ -47,6 +47,8 @@ struct record_guest {
 	bool reading;		/* reader started */
 	int stop_pipe[2];	/* written when the reader should stop waiting for the end */
 	int read_err;		/* the reader's first error, negative errno */
+	bool closing;		/* CLOSE is being sent: a hang-up from here is the answer */
+	bool gone;		/* the agent hung up before CLOSE (set by the reader) */
 	bool done;		/* the file is written */
 };
 

@@ -126,6 +126,45 @@ case_pair_v6() {
 	record_pair sched_v6.dat "-C global -e sched_wakeup" -C global -e sched_wakeup
 }
 
+# The agent killed while the host records: said at once, the host's recording goes on and is
+# kept, the guest's file holds what the agent sent (all of the corpus file, sent at the start),
+# the command fails, tracefs is put back.
+case_agent_killed() {
+	local before after rc pid i
+	before=$(snapshot)
+	start_agent "$CORPUS/sched_zstd.dat"
+	timeout 120 "$K" record -o "$W/trace.dat" -e sched:sched_switch \
+		-A "@127.0.0.1:$PORT" --name g -- sleep 6 > "$W/rec.out" 2> "$W/rec.err" &
+	pid=$!
+	# the agent has the request, then sends everything and waits for CLOSE; then it dies
+	for i in $(seq 50); do
+		grep -q "^args:" "$W/agent.out" && break
+		sleep 0.1
+	done
+	sleep 1
+	kill -KILL "$AGENT_PID"
+	wait "$AGENT_PID" 2>/dev/null
+	AGENT_PID=
+	for i in $(seq 20); do
+		grep -q "hung up while recording" "$W/rec.err" && break
+		sleep 0.1
+	done
+	kill -0 "$pid" 2>/dev/null || fail "record ended with its agent"
+	grep -q "^ktrace record: -A @127.0.0.1:$PORT: the agent hung up while recording; the host goes on" \
+		"$W/rec.err" || fail "the agent's death is not said while recording"
+	wait "$pid"
+	rc=$?
+	[ "$rc" = 1 ] || fail "exit $rc after the agent died, not 1"
+	grep -q "^ktrace record: -A @127.0.0.1:$PORT: the agent hung up while recording; $W/trace-g.dat keeps the [1-9][0-9]* bytes of pages it sent$" "$W/rec.err" ||
+		fail "the error does not say what was kept"
+	after=$(snapshot)
+	[ "$before" = "$after" ] || fail "tracefs changed: $(diff <(echo "$before") <(echo "$after"))"
+	same_report "$W/trace-g.dat" "$CORPUS/sched_zstd.dat"
+	"$K" report -i "$W/trace.dat" > "$W/host.txt" 2>&1 || fail "the host's file does not read"
+	grep -q "sched_switch:" "$W/host.txt" || fail "the host recorded no sched_switch"
+	[ -z "$(ls "$W" | grep '\.cpu')" ] || fail "temp files left: $(ls "$W")"
+}
+
 # No agent there: one line naming -A, tracefs untouched, no file left behind.
 case_refused() {
 	local before after port rc
