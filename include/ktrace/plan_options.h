@@ -36,6 +36,7 @@ enum plan_option_id {
 	PLAN_OPT_POLL,
 	PLAN_OPT_NO_FILTER,
 	PLAN_OPT_VERBOSE,
+	PLAN_OPT_PROC_MAP,
 };
 
 /* How the file is written: record and extract */
@@ -127,6 +128,8 @@ enum plan_option_id {
 	       "never wait on the ring buffer's wake-up (no IPIs): read every -s"), \
 	KT_OPT(PLAN_OPT_NO_FILTER, "no-filter", KT_ARG_NONE, NULL, \
 	       "do not keep ktrace's own threads out of the events"), \
+	KT_OPT(PLAN_OPT_PROC_MAP, "proc-map", KT_ARG_NONE, NULL, \
+	       "save the address maps of COMMAND (at exit; with -c its children's) and -P's"), \
 	KT_NOOP(PLAN_OPT_VERBOSE, "verbose", KT_ARG_OPTIONAL, "LEVEL", \
 		"accepted for compatibility"),
 

@@ -42,6 +42,17 @@ enum session_end {
 	SESSION_END_SAVE,	/* SIGUSR1 with save_signal: the flight recorder saves, then waits */
 };
 
+/* record --proc-map: one PROCMAPS option text per process (session_procmap.c) */
+struct session_procmaps {
+	char **entries;		/* "<pid> <count> <exe>\n<start> <end> <path>\n...", NUL-ended */
+	pid_t *pids;
+	int nr;
+};
+
+/* Reads PID's exe and named mappings into m (replacing an earlier read of PID); -errno. */
+int session_procmap_read(struct session_procmaps *m, pid_t pid);
+void session_procmaps_release(struct session_procmaps *m);
+
 struct trace_session_child {
 	pid_t pid;		/* 0: no command */
 	int go_fd;		/* parent's end: a byte releases the child */
@@ -59,6 +70,9 @@ struct trace_session_child {
 	gid_t *groups;		/* the user's groups (getgrouplist) */
 	int nr_groups;
 	char **envp;		/* our environment with the user's HOME, USER, LOGNAME */
+	/* --proc-map: the command runs under ptrace, each of its processes read as it exits */
+	struct session_procmaps *exit_maps;
+	bool exit_maps_children;	/* -c: its children's maps too */
 };
 
 struct trace_session {
@@ -73,6 +87,7 @@ struct trace_session {
 	bool save_signal;		/* set before begin: SIGUSR1 asks for a save */
 	pid_t save_from;		/* SESSION_END_SAVE: the sender of SIGUSR1 */
 	bool save_queued;		/* it was sent with sigqueue (ktrace save: it waits for a reply) */
+	struct session_procmaps procmaps;	/* --proc-map: what was read, for the file */
 };
 
 /* What trace_session_wait watches besides signals, the command and -P processes. */

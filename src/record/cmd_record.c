@@ -98,6 +98,7 @@ static int setup_session(struct record_run *run)
 	run->session.trace_id = run->guests ? record_guests_trace_id(run->guests) :
 				run->agent_trace_id;
 	run->session.guests = run->guests;
+	run->session.procmaps = &run->trace.procmaps;
 	if (!ret && run->plan->sleep_us > 0)
 		run->session.wait_ms = run->plan->sleep_us / 1000 ? run->plan->sleep_us / 1000 : 1;
 	if (!ret)

@@ -12,6 +12,7 @@
 #include "ktrace/dat_writer.h"
 #include "ktrace/fdio.h"
 #include "ktrace/plan.h"
+#include "ktrace/session.h"
 #include "ktrace/tfs.h"
 #include "record_guest.h"
 #include "record_latency.h"
@@ -324,6 +325,7 @@ static int add_stats_options(struct record_session *s, struct dat_writer *w)
 static int write_meta(struct record_session *s, int buf, struct dat_writer *w, struct strbuf *err)
 {
 	int ret = meta_write_sections(w, s->bufs[buf].dir, &s->events, err);
+	int i;
 
 	if (!ret && s->date)
 		ret = dat_writer_add_option(w, DAT_OPT_DATE, s->date, (uint32_t)strlen(s->date) + 1);
@@ -335,6 +337,9 @@ static int write_meta(struct record_session *s, int buf, struct dat_writer *w, s
 					       s->trace_id);
 	if (!ret && s->guests)
 		ret = record_guests_write_options(s->guests, w);
+	for (i = 0; !ret && s->procmaps && i < s->procmaps->nr; i++)
+		ret = dat_writer_add_option(w, DAT_OPT_PROCMAPS, s->procmaps->entries[i],
+					    (uint32_t)strlen(s->procmaps->entries[i]) + 1);
 	return ret;
 }
 

@@ -71,6 +71,7 @@ struct record_session {
 	bool latency;		/* a latency tracer: no recorders; bufs[0]'s `trace` text is the data */
 	uint64_t trace_id;	/* the TRACEID option; 0: a random one (agent: the one the host has) */
 	const struct record_guests *guests;	/* record -A: their GUEST options, or NULL */
+	const struct session_procmaps *procmaps; /* --proc-map: PROCMAPS options, or NULL */
 };
 
 /* `names[i]` NULL for the top instance. */

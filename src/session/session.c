@@ -70,6 +70,14 @@ int trace_session_apply(struct trace_session *s, struct strbuf *err)
 			return ret;
 		}
 	}
+	if (plan->command && plan->proc_map) {
+		s->child.exit_maps = &s->procmaps;
+		s->child.exit_maps_children = plan->follow_children;
+	}
+	/* as trace-cmd: a warning, and the recording goes on */
+	if (plan->proc_map && !plan->command && !plan->nr_pids)
+		fprintf(stderr, "ktrace %s: --proc-map is ignored: no COMMAND and no -P to read "
+			"the maps of\n", s->cmd);
 	if (plan->command) {
 		ret = session_child_spawn(&s->child, plan->command, &s->old_mask);
 		if (ret) {
@@ -98,7 +106,11 @@ int trace_session_go(struct trace_session *s, struct strbuf *err)
 	/* set and -K leave tracing_on as they found it */
 	bool leave = (s->plan->caps & PLAN_ADDS) || s->plan->keep_tracing_on;
 	int ret = leave ? 0 : plan_tracing_on(s->plan, s->undo, true);
+	int i;
 
+	/* --proc-map: a -P process is read as tracing starts (trace-cmd's moment) */
+	for (i = 0; !ret && s->plan->proc_map && i < s->plan->nr_pids; i++)
+		session_procmap_read(&s->procmaps, s->plan->pids[i]);
 	if (ret || !s->plan->command)
 		return ret;
 	ret = session_child_release(&s->child);
@@ -270,6 +282,7 @@ int trace_session_end(struct trace_session *s, bool keep, struct strbuf *err)
 		s->undo = NULL;
 	}
 	session_child_cleanup(&s->child);
+	session_procmaps_release(&s->procmaps);
 	stdout_back(s);
 	if (s->sig_fd >= 0)
 		session_signals_unblock(&s->sig_fd, &s->old_mask);

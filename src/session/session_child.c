@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -112,6 +113,9 @@ static void child_main(const struct trace_session_child *c, int go_rd, int err_w
 		err = -errno;
 	if (!err && c->user_name)
 		err = become_user(c);
+	/* --proc-map: stopped at exec, then at every exit of it and its children (reap_traced) */
+	if (!err && c->exit_maps && ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+		err = -errno;
 	if (!err)
 		execvpe(argv[0], argv, c->envp ? c->envp : environ);
 	err = err ? -err : errno;
@@ -175,11 +179,46 @@ int session_child_release(struct trace_session_child *c)
 	return n == (ssize_t)sizeof(err) ? -err : 0;
 }
 
+#define TRACED_EVENTS (PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | \
+		       PTRACE_O_TRACEEXIT)
+
+/*
+ * The command under ptrace (--proc-map): every stop of it or of a process it started is
+ * answered here, as SIGCHLD brings each one. At an exit stop the process still has its
+ * memory: its maps are read then, the command's, and its children's with -c (as trace-cmd
+ * reads those it follows). Other stops go on, with the signal that caused them
+ * except the tracing's own (the exec's SIGTRAP, a new child's SIGSTOP).
+ */
+static void reap_traced(struct trace_session_child *c)
+{
+	int status, sig;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &status, __WALL | WNOHANG)) > 0) {
+		if (!WIFSTOPPED(status)) {
+			if (pid == c->pid) {
+				c->status = status;
+				c->exited = true;
+			}
+			continue;
+		}
+		sig = WSTOPSIG(status);
+		if (status >> 16 == PTRACE_EVENT_EXIT && (pid == c->pid || c->exit_maps_children))
+			session_procmap_read(c->exit_maps, pid);
+		if (status >> 16 || sig == SIGTRAP || sig == SIGSTOP)
+			sig = 0;
+		ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)TRACED_EVENTS);
+		ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig);
+	}
+}
+
 bool session_child_reap(struct trace_session_child *c)
 {
 	if (!c->pid || c->exited)
 		return true;
-	if (waitpid(c->pid, &c->status, WNOHANG) == c->pid)
+	if (c->exit_maps && c->released)
+		reap_traced(c);
+	else if (waitpid(c->pid, &c->status, WNOHANG) == c->pid)
 		c->exited = true;
 	return c->exited;
 }

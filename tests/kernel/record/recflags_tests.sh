@@ -265,6 +265,77 @@ case_poll() {
 	echo "ok: --poll records by reading every -s"
 }
 
+# The PROCMAPS options' texts of FILE, one line per option, as trace-cmd dump prints them:
+# "<pid> <count> <exe> | <start> <end> <path> | ..."
+procmaps_of() {
+	trace-cmd dump --options -i "$1" 2> /dev/null |
+		awk '/Option PROCMAPS/ { if (o != "") print o; o = "-"; next }
+		     /^[[:space:]]*\[Option/ { if (o != "") print o; o = ""; next }
+		     o != "" && NF { o = (o == "-") ? $0 : o " | " $0 }
+		     END { if (o != "") print o }'
+}
+
+# A map line of /proc/PID/maps as PROCMAPS holds it: hex start, end and the path's first word.
+maps_as_option() {	# MAPS-FILE
+	awk '$6 != "" { split($1, r, "-"); printf "%s%s %s %s", sep, r[1], r[2], $6; sep = " | " }
+	     END { print "" }' "$1" | sed 's/\b0*\([0-9a-f]\)/\1/g'
+}
+
+case_proc_map() {
+	local before sh_pid want got n sleeper
+	before=$(snapshot)
+	# the shell reads its own maps, runs one more child and exits: read at its exit
+	rec --proc-map -e sched:sched_process_exit -- sh -c "echo \$\$ > $W/sh.pid; cat /proc/\$\$/maps > $W/sh.maps; /bin/true"
+	same_state "$before" "--proc-map"
+	procmaps_of "$W/t.dat" > "$W/opts"
+	[ "$(wc -l < "$W/opts")" = 1 ] || fail "--proc-map: $(wc -l < "$W/opts") PROCMAPS options, not 1 (the command's): $(cut -c1-80 "$W/opts")"
+	sh_pid=$(printf %x "$(cat "$W/sh.pid")")
+	got=$(grep "^$sh_pid " "$W/opts") || fail "no PROCMAPS option for the shell (pid 0x$sh_pid)"
+	n=$(awk '$6 != ""' "$W/sh.maps" | wc -l)
+	want="$sh_pid $(printf %x "$n") $(readlink -f /bin/sh) | $(maps_as_option "$W/sh.maps")"
+	[ "$got" = "$want" ] || fail "the shell's PROCMAPS: '${got:0:160}', not '${want:0:160}'"
+	"$K" report -i "$W/t.dat" > /dev/null || fail "ktrace report of a --proc-map file"
+	trace-cmd report -i "$W/t.dat" > /dev/null 2>&1 || fail "trace-cmd report of a --proc-map file"
+	# with -F -c the children it follows too (trace-cmd 3.1.6 means to, but reads the command's
+	# only)
+	rec --proc-map -F -c -e sched:sched_process_exit -- sh -c "cat /proc/\$\$/maps > /dev/null; /bin/true"
+	procmaps_of "$W/t.dat" | awk '{ print $3 }' | sort > "$W/kt.exes"
+	[ "$(cat "$W/kt.exes" | tr '\n' ' ')" = "$(printf '%s\n' /usr/bin/cat /usr/bin/true "$(readlink -f /bin/sh)" | sort | tr '\n' ' ')" ] ||
+		fail "-F -c --proc-map: PROCMAPS of $(tr '\n' ' ' < "$W/kt.exes")"
+	same_state "$before" "-F -c --proc-map"
+	command -v trace-cmd > /dev/null || fail "trace-cmd is not installed"
+	# without -c: the same processes as trace-cmd 3.1.6 (whose -F with --proc-map hangs here,
+	# under the shim)
+	command -v trace-cmd > /dev/null || fail "trace-cmd is not installed"
+	(cd "$W" && tc record -q -o "$W/tc.dat" --proc-map -e sched:sched_process_exit \
+		sh -c "cat /proc/\$\$/maps > /dev/null; /bin/true" > "$W/tc.out" 2>&1) ||
+		fail "trace-cmd record --proc-map: $(tail -3 "$W/tc.out")"
+	"$K" reset > /dev/null || fail "ktrace reset after trace-cmd failed"
+	echo 1 > $T/tracing_on
+	rec --proc-map -e sched:sched_process_exit -- \
+		sh -c "cat /proc/\$\$/maps > /dev/null; /bin/true"
+	[ "$(procmaps_of "$W/tc.dat" | awk '{ print $3 }')" = \
+	  "$(procmaps_of "$W/t.dat" | awk '{ print $3 }')" ] ||
+		fail "trace-cmd's PROCMAPS are of $(procmaps_of "$W/tc.dat" | awk '{ print $3 }' | tr '\n' ' '), ktrace's of $(procmaps_of "$W/t.dat" | awk '{ print $3 }' | tr '\n' ' ')"
+	before=$(snapshot)
+	# -P: read when tracing starts; record ends with the process
+	sleep 1 &
+	sleeper=$!
+	rec --proc-map -P "$sleeper" -e sched:sched_switch
+	procmaps_of "$W/t.dat" | grep -q "^$(printf %x $sleeper) [0-9a-f]* $(readlink -f "$(command -v sleep)") | " ||
+		fail "-P --proc-map: no PROCMAPS option for the sleep: $(procmaps_of "$W/t.dat" | cut -c1-80)"
+	same_state "$before" "-P --proc-map"
+	# nothing to read the maps of: a warning, and the recording is made (as trace-cmd)
+	timeout -s INT 1 "$K" record -q -o "$W/t.dat" --proc-map -e sched:sched_switch \
+		> /dev/null 2> "$W/err"
+	grep -q "^ktrace record: --proc-map is ignored: no COMMAND and no -P" "$W/err" ||
+		fail "no warning for --proc-map alone: $(cat "$W/err")"
+	[ -z "$(procmaps_of "$W/t.dat")" ] || fail "PROCMAPS options without a process"
+	"$K" report -i "$W/t.dat" > /dev/null || fail "--proc-map alone: no readable file"
+	same_state "$before" "--proc-map alone"
+	echo "ok: --proc-map writes trace-cmd's PROCMAPS options for the command (-c: its children) and -P"
+}
+
 # extract -k and --date: tracing left as it is, the DATE option in the file
 case_extract() {
 	"$K" reset > /dev/null || fail "ktrace reset failed"
