@@ -130,6 +130,7 @@ struct plan {
 	bool no_ftrace_enabled;
 	int rt_prio;		/* -r: the recorders' SCHED_FIFO priority, 0 = unset */
 	bool poll;		/* --poll: the recorders never wait on the ring buffer */
+	bool daemonize;		/* record --daemonize (record_daemon.h) */
 	bool proc_map;		/* --proc-map: the traced processes' maps go in the file */
 	bool no_filter;		/* --no-filter: ktrace's own threads are not excluded */
 	bool stdout_to_stderr;	/* --stderr: the command's stdout goes to stderr */

@@ -37,6 +37,7 @@ enum plan_option_id {
 	PLAN_OPT_NO_FILTER,
 	PLAN_OPT_VERBOSE,
 	PLAN_OPT_PROC_MAP,
+	PLAN_OPT_DAEMONIZE,
 };
 
 /* How the file is written: record and extract */
@@ -128,6 +129,9 @@ enum plan_option_id {
 	       "never wait on the ring buffer's wake-up (no IPIs): read every -s"), \
 	KT_OPT(PLAN_OPT_NO_FILTER, "no-filter", KT_ARG_NONE, NULL, \
 	       "do not keep ktrace's own threads out of the events"), \
+	KT_OPT(PLAN_OPT_DAEMONIZE, "daemonize", KT_ARG_NONE, NULL, \
+	       "go to the background once recording has started (pid in " \
+	       "/var/run/ktrace-record.pid)"), \
 	KT_OPT(PLAN_OPT_PROC_MAP, "proc-map", KT_ARG_NONE, NULL, \
 	       "save the address maps of COMMAND (at exit; with -c its children's) and -P's"), \
 	KT_NOOP(PLAN_OPT_VERBOSE, "verbose", KT_ARG_OPTIONAL, "LEVEL", \

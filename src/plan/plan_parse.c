@@ -442,6 +442,9 @@ static int parse_plan_opt(struct plan_parser *ps, int id, const char *arg)
 	case PLAN_OPT_NO_FILTER:
 		plan->no_filter = true;
 		return 0;
+	case PLAN_OPT_DAEMONIZE:
+		plan->daemonize = true;
+		return 0;
 	case PLAN_OPT_PROC_MAP:
 		plan->proc_map = true;
 		return 0;

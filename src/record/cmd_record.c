@@ -183,7 +183,9 @@ static int start_and_run(struct record_run *run)
 	ret = trace_session_go(&run->trace, &run->err);
 	if (ret)
 		return ret;
-	if (!run->plan->command && !run->plan->quiet)
+	if (run->plan->daemonize)
+		record_daemon_detach(&run->daemon);
+	else if (!run->plan->command && !run->plan->quiet)
 		fprintf(stderr, "Hit Ctrl^C to stop recording\n");
 	wait_for_end(run);
 	return 0;
@@ -356,6 +358,16 @@ int record_run_record(struct record_run *run)
 				      "buffers only" : "and a latency tracer: not recorded together");
 	if (!ret)
 		ret = plan_check_latency(run->plan);
+	if (!ret && run->plan->daemonize && (run->flight.armed || run->agent_conn))
+		ret = kt_option_error(run->cmd, "--daemonize", NULL, run->agent_conn ?
+				      "is the host's to give, not an agent's" :
+				      "and -W: not together yet (run the flight recorder under nohup)");
+	/* before anything is touched or any thread runs: the parent only waits */
+	if (!ret && run->plan->daemonize) {
+		ret = record_daemon_fork(&run->daemon);
+		if (ret)
+			fprintf(stderr, "ktrace %s: --daemonize: %s\n", run->cmd, strerror(-ret));
+	}
 	if (ret)
 		return ret;
 	if (run->flight.armed)
@@ -400,6 +412,8 @@ int record_run_record(struct record_run *run)
 	record_net_free(run->net);
 	run->net = NULL;
 	restored = trace_session_end(&run->trace, run->plan->keep, &run->err);
+	if (run->plan->daemonize)
+		record_daemon_end(&run->daemon);
 	if (run->out_fd >= 0)
 		close(run->out_fd);
 	if (ret && run->out_fd >= 0)

@@ -14,6 +14,7 @@
 #include "ktrace/plan.h"
 #include "ktrace/session.h"
 #include "flight.h"
+#include "record_daemon.h"
 #include "record_extract.h"
 #include "record_guest.h"
 #include "record_net.h"
@@ -36,6 +37,7 @@ struct record_run {
 	struct extract_args extract;	/* extract's own -s, -t, -a */
 	struct flight_args flight;	/* record's own -W and its rows */
 	struct record_guests *guests;	/* -A: the guests recorded alongside, NULL without */
+	struct record_daemon daemon;	/* --daemonize */
 	int latency;			/* the instance of a latency tracer, -1 if none */
 	char max_latency[32];		/* its tracing_max_latency at the end, in us */
 	struct strbuf err;

@@ -336,6 +336,59 @@ case_proc_map() {
 	echo "ok: --proc-map writes trace-cmd's PROCMAPS options for the command (-c: its children) and -P"
 }
 
+# --daemonize: the shell gets its prompt back once recording runs; SIGINT to the pid in the
+# pid file ends it as Ctrl-C would; a failure before recording is the shell's status.
+PIDFILE=/var/run/ktrace-record.pid
+case_daemonize() {
+	local before pid i rc start
+	before=$(snapshot)
+	[ ! -e $PIDFILE ] || fail "$PIDFILE exists before the test"
+	timeout 30 "$K" record --daemonize -o "$W/t.dat" -e sched:sched_switch \
+		> "$W/out" 2> "$W/err" || fail "record --daemonize: status $?: $(cat "$W/err")"
+	pid=$(cat $PIDFILE) || fail "no pid file once record --daemonize returned"
+	kill -0 "$pid" 2> /dev/null || fail "the daemon $pid is not running"
+	[ "$(ps -o sid= -p "$pid" | tr -d ' ')" = "$pid" ] || fail "the daemon has no session of its own"
+	[ "$(ps -o ppid= -p "$pid" | tr -d ' ')" != $$ ] || fail "the daemon is still our child"
+	grep -q "^Send SIGINT/SIGTERM to pid $pid to stop recording$" "$W/out" ||
+		fail "no 'Send SIGINT' line: $(cat "$W/out")"
+	[ "$(cat $T/events/sched/sched_switch/enable)" = 1 ] || fail "sched_switch is not on while it runs"
+	sleep 0.5
+	kill -INT "$pid"
+	for i in $(seq 100); do
+		kill -0 "$pid" 2> /dev/null || break
+		sleep 0.1
+	done
+	kill -0 "$pid" 2> /dev/null && fail "the daemon did not stop on SIGINT"
+	[ ! -e $PIDFILE ] || fail "the pid file is left"
+	trace-cmd report -i "$W/t.dat" 2> /dev/null | grep -q 'sched_switch:' ||
+		fail "--daemonize: no events in the file"
+	same_state "$before" "--daemonize"
+	# with a command: back at once, the file written when the command ends
+	start=$(date +%s%N)
+	timeout 30 "$K" record -q --daemonize -o "$W/c.dat" -e sched:sched_switch -- sleep 2 \
+		> "$W/out" 2> "$W/err" || fail "record --daemonize COMMAND: $(cat "$W/err")"
+	[ $(( ($(date +%s%N) - start) / 1000000 )) -lt 1500 ] ||
+		fail "record --daemonize COMMAND waited for the command"
+	for i in $(seq 100); do
+		[ -e $PIDFILE ] || break
+		sleep 0.1
+	done
+	[ ! -e $PIDFILE ] || fail "the daemon of 'sleep 2' did not end"
+	"$K" report -i "$W/c.dat" > /dev/null || fail "--daemonize COMMAND: no readable file"
+	same_state "$before" "--daemonize COMMAND"
+	# a failure before recording: the daemon's status and its one message, no pid file
+	timeout 30 "$K" record --daemonize -o "$W/x.dat" -e kt_nosuch:event > "$W/out" 2> "$W/err"
+	rc=$?
+	[ "$rc" = 1 ] || fail "--daemonize with a bad event: status $rc, not 1"
+	grep -q "kt_nosuch" "$W/err" || fail "--daemonize with a bad event: $(cat "$W/err")"
+	[ ! -e $PIDFILE ] || fail "a pid file after a failure"
+	"$K" record --daemonize -W -e sched:sched_switch > /dev/null 2> "$W/err" &&
+		fail "--daemonize -W was accepted"
+	grep -q -- "--daemonize" "$W/err" || fail "--daemonize -W: $(cat "$W/err")"
+	same_state "$before" "--daemonize failures"
+	echo "ok: --daemonize returns once recording runs, stops on SIGINT, fails as record does"
+}
+
 # extract -k and --date: tracing left as it is, the DATE option in the file
 case_extract() {
 	"$K" reset > /dev/null || fail "ktrace reset failed"
