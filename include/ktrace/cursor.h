@@ -6,6 +6,7 @@
  * A cursor walks the events of one CPU of one buffer, page by page, with libtraceevent's
  * kbuffer. It fills one struct tep_record in place: no allocation per event.
  */
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ktrace/strbuf.h"
@@ -13,6 +14,27 @@
 struct dat_file;
 struct tep_record;
 struct cpu_cursor;
+
+/* The padding and time entries kept after a record, at most (a page seldom holds more). */
+#define CURSOR_AFTER_MAX	8
+
+/*
+ * Where a record sits in its ring-buffer page, for report --boundary and --debug. With
+ * cpu_cursor_keep_page_info(), each record's priv points at one (valid as the record is).
+ */
+struct cursor_page_info {
+	uint64_t page_ts;	/* the page header's timestamp, as recorded */
+	uint64_t page_offset;	/* trace-cmd's offset of the page (see cpu_cursor_keep_page_info) */
+	uint32_t in_page;	/* the record's header, from the page's start */
+	uint32_t delta;		/* the time delta in the record's header */
+	bool at_start;		/* the record is the page's first entry */
+	int nr_after;		/* padding and time entries between it and the next event */
+	struct cursor_raw_entry {
+		int type;	/* KBUFFER_TYPE_PADDING, _TIME_EXTEND or _TIME_STAMP */
+		int length;
+		unsigned long long delta;	/* the timestamp, for a TIME_STAMP */
+	} after[CURSOR_AFTER_MAX];
+};
 
 int cpu_cursor_open(struct dat_file *df, int buffer, int cpu_index, struct cpu_cursor **out,
 		    struct strbuf *err);
@@ -22,6 +44,12 @@ int cpu_cursor_open(struct dat_file *df, int buffer, int cpu_index, struct cpu_c
  */
 int cpu_cursor_next(struct cpu_cursor *c, struct strbuf *err);
 struct tep_record *cpu_cursor_record(struct cpu_cursor *c);
+/*
+ * Fills a struct cursor_page_info for every record from now on. `page_base` is added to the
+ * pages' offsets: 0 for a file's pages, which are at their file offsets; for compressed data,
+ * whose offsets count in the CPU's uncompressed data, trace-cmd's virtual layout of it.
+ */
+void cpu_cursor_keep_page_info(struct cpu_cursor *c, uint64_t page_base);
 /* The CPU number as recorded. */
 int cpu_cursor_cpu(const struct cpu_cursor *c);
 void cpu_cursor_close(struct cpu_cursor *c);

@@ -91,9 +91,10 @@ struct dat_open_opts {
 	/*
 	 * Called once the tep handle knows the file's endianness and long size and before any
 	 * format is parsed: the place to load plugins and register event handlers, as they
-	 * must exist when the formats are parsed. Non-zero aborts the open.
+	 * must exist when the formats are parsed. `version` is the file's (6, 7). Non-zero aborts
+	 * the open.
 	 */
-	int (*prepare_tep)(struct tep_handle *tep, void *arg);
+	int (*prepare_tep)(struct tep_handle *tep, int version, void *arg);
 	/*
 	 * Called before the tep handle is freed, on a failed open too (prepare_tep has run on it
 	 * then): the place to unload the plugins it loaded (tep_unload_plugins).
@@ -246,5 +247,8 @@ int dat_page_stream_next(struct dat_page_stream *ps, const void **page, struct s
  */
 uint64_t dat_page_stream_offset(const struct dat_page_stream *ps);
 void dat_page_stream_close(struct dat_page_stream *ps);
+/* The size of a CPU's data once uncompressed (its size in the file when not compressed). */
+int dat_cpu_data_size(struct dat_file *df, int buffer, int cpu_index, uint64_t *size,
+		      struct strbuf *err);
 
 #endif

@@ -22,6 +22,8 @@ struct merge_options {
 	/* Buffers (instances) to read; NULL reads every buffer. Indexed by buffer index. */
 	const bool *buffer_filter;
 	int nr_buffer_filter;
+	/* every record's priv points at its struct cursor_page_info (report --debug) */
+	bool page_info;
 };
 
 struct merged_event {

@@ -118,6 +118,11 @@ struct report_opts {
 	const char *kallsyms;
 	unsigned long long ts2secs;	/* --ts2secs HZ, 0 when not given */
 	bool align_ts;		/* --align-ts: time counts from the earliest file's first page */
+	bool ts_check;		/* --ts-check: warn where a timestamp goes backwards */
+	bool boundary;		/* --boundary: a line where each sub-buffer (page) starts */
+	bool debug;		/* --debug: --boundary and where each record sits in its page */
+	/* -V/--verbose: libtraceevent's and libtracecmd's level (log_level.h); 0 when not given */
+	int log_level;
 	/*
 	 * -i given more than once (report): the files after the first, whose events are merged
 	 * with its own. input, filters, --pid and --comm stay the first file's, as in trace-cmd.

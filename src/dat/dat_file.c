@@ -111,7 +111,7 @@ static int setup_tep(struct dat_file *df, struct strbuf *err)
 	tep_set_local_bigendian(df->tep, host_big_endian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(df->tep, df->long_size);
 	tep_set_page_size(df->tep, (int)df->page_size);
-	if (df->opts.prepare_tep && df->opts.prepare_tep(df->tep, df->opts.prepare_arg))
+	if (df->opts.prepare_tep && df->opts.prepare_tep(df->tep, df->version, df->opts.prepare_arg))
 		return dat_err(err, df, "file header", 0, -EINVAL,
 			       "setting up the event parser failed");
 	return 0;

@@ -177,6 +177,38 @@ int dat_page_stream_next(struct dat_page_stream *ps, const void **page, struct s
 	return 1;
 }
 
+int dat_cpu_data_size(struct dat_file *df, int buffer, int cpu_index, uint64_t *size,
+		      struct strbuf *err)
+{
+	struct dat_page_stream *ps;
+	uint32_t zsize, rsize;
+	uint8_t h[8];
+	int ret = dat_page_stream_open(df, buffer, cpu_index, &ps, err);
+
+	if (ret)
+		return ret;
+	*size = ps->compressed ? 0 : ps->end - ps->pos;
+	/* the chunk headers only: nothing is decompressed */
+	while (ps->compressed && ps->chunks_left && !ret) {
+		if (ps->end - ps->pos < 8) {
+			ret = dat_err(err, df, ps->what, ps->pos, -EBADMSG,
+				      "cpu %d: chunk header past the end of the data", ps->cpu);
+			break;
+		}
+		ret = dat_pread(df, h, 8, ps->pos, ps->what, err);
+		dat_chunk_header_get(h, &zsize, &rsize, df->big_endian);
+		if (!ret && zsize > ps->end - ps->pos - 8)
+			ret = dat_err(err, df, ps->what, ps->pos, -EBADMSG,
+				      "cpu %d: chunk of %u compressed bytes runs past the data's end",
+				      ps->cpu, zsize);
+		*size += rsize;
+		ps->pos += 8 + (uint64_t)zsize;
+		ps->chunks_left--;
+	}
+	dat_page_stream_close(ps);
+	return ret;
+}
+
 uint64_t dat_page_stream_offset(const struct dat_page_stream *ps)
 {
 	return ps->page_offset;

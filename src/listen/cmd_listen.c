@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ktrace/command.h"
+#include "ktrace/log_level.h"
 #include "ktrace/net.h"
 #include "ktrace/options.h"
 #include "listen.h"
@@ -29,30 +30,6 @@ enum {
 	OPT_VERBOSE,
 	OPT_DEBUG,
 };
-
-/*
- * trace-cmd 3.4's --verbose[=LEVEL]: a number (above 6 is 6) or a name, matched by its start
- * as trace-cmd matches it ("warnings" is warning); no LEVEL is info.
- */
-static int parse_level(const char *arg)
-{
-	static const char *const names[] = {
-		"none", "critical", "error", "warning", "info", "debug", "all",
-	};
-	size_t i;
-
-	if (!arg)
-		return 4;
-	if (arg[0] >= '0' && arg[0] <= '9') {
-		long v = strtol(arg, NULL, 10);
-
-		return v > 6 ? 6 : (int)v;
-	}
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strncmp(arg, names[i], strlen(names[i])))
-			return (int)i;
-	return -1;
-}
 
 static int parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
@@ -135,10 +112,10 @@ static int set_option(void *ctx, int id, const char *arg)
 	case OPT_ALLOW:
 		return add_allow(cfg, arg);
 	case OPT_VERBOSE:
-		cfg->log_level = parse_level(arg);
+		cfg->log_level = kt_log_level_parse(arg);
 		if (cfg->log_level < 0)
-			return bad_value("--verbose", arg, "invalid verbose level (none, critical, "
-					 "error, warning, info, debug, all or 0 to 6)");
+			return bad_value("--verbose", arg,
+					 "invalid verbose level (" KT_LOG_LEVEL_CHOICES ")");
 		return 0;
 	case OPT_DEBUG:
 		cfg->debug = true;
@@ -218,7 +195,7 @@ int cmd_listen(int argc, char **argv)
 {
 	struct listen_config cfg = {
 		.dir = ".", .base = "trace", .max_clients = 64, .max_msg = NET_MSG_MAX_LEN,
-		.max_file = 8ULL << 30, .timeout_ms = 30000, .drain_ms = 5000, .log_level = 4,
+		.max_file = 8ULL << 30, .timeout_ms = 30000, .drain_ms = 5000, .log_level = KT_LOG_INFO,
 	};
 	struct listen_log log = { .fp = stderr };
 	int dir_fd, ret = parse_args(&cfg, argc, argv);

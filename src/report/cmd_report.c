@@ -18,6 +18,7 @@
 #include "report_file.h"
 #include "report_info.h"
 #include "report_opts.h"
+#include "report_stream.h"
 #include "report_print.h"
 #include "report_rows.h"
 
@@ -85,7 +86,7 @@ static int print_events(struct report_run *run, struct report_filter *filter)
 	struct report_event ev;
 	int ret;
 
-	ret = report_stream_open(run->df, &rs, run->err);
+	ret = report_stream_open_pages(run->df, run->o->boundary, &rs, run->err);
 	if (ret)
 		return ret;
 	conf.stream = rs;
@@ -130,7 +131,7 @@ static int print_file(struct report_run *run)
 	const struct report_opts *o = run->o;
 	const struct dat_buffer *top;
 	struct report_filter *filter = NULL;
-	int ret;
+	int i, ret;
 
 	ret = report_filter_new(run->file.tep, o, &filter, run->err);
 	/* -EBADMSG: a -F string the filter check refused; -EINVAL: libtraceevent's refusal */
@@ -148,7 +149,11 @@ static int print_file(struct report_run *run)
 		ret = print_rows(run, filter, top);
 		goto out;
 	}
+	/* trace-cmd initialises the top buffer before it says cpus=, the instances after */
+	report_file_say_empty(&run->file, 0);
 	printf("cpus=%d\n", dat_file_nr_cpus(run->df));
+	for (i = 1; i < dat_file_nr_buffers(run->df); i++)
+		report_file_say_empty(&run->file, i);
 	if (top && top->latency) {
 		print_latency_text(run->df);
 	} else if (o->version) {

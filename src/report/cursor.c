@@ -30,6 +30,9 @@ struct cpu_cursor {
 	bool big_endian;
 	bool check_pages;	/* old (2.6.30-) page format is left to kbuffer alone */
 	bool loaded;		/* a page is in kbuf */
+	bool keep_info;		/* fill info for every record (report --debug) */
+	uint64_t page_base;
+	struct cursor_page_info info;
 };
 
 static int cursor_err(struct cpu_cursor *c, struct strbuf *err, int ret, const char *msg,
@@ -138,6 +141,32 @@ static int load_next_page(struct cpu_cursor *c, struct strbuf *err)
 	return 1;
 }
 
+/* What report --debug prints of the current record, read as trace-cmd reads it. */
+static void fill_page_info(struct cpu_cursor *c)
+{
+	struct cursor_page_info *pi = &c->info;
+	int at = kbuffer_curr_offset(c->kbuf);
+	struct kbuffer_raw_info raw = { .next = (void *)(c->page + at) };
+	struct kbuffer_raw_info *r;
+
+	pi->page_ts = kbuffer_subbuf_timestamp(c->kbuf, (void *)c->page);
+	pi->page_offset = c->page_base + c->page_offset;
+	pi->in_page = (uint32_t)at;
+	pi->delta = kbuffer_ptr_delta(c->kbuf, (void *)(c->page + at));
+	pi->at_start = at == kbuffer_start_of_data(c->kbuf);
+	pi->nr_after = 0;
+	/* the record itself, then what follows it up to the next event */
+	r = kbuffer_raw_get(c->kbuf, (void *)c->page, &raw);
+	while (r && (r = kbuffer_raw_get(c->kbuf, (void *)c->page, r)) &&
+	       r->type >= KBUFFER_TYPE_PADDING && pi->nr_after < CURSOR_AFTER_MAX) {
+		pi->after[pi->nr_after].type = r->type;
+		pi->after[pi->nr_after].length = r->length;
+		pi->after[pi->nr_after].delta = r->delta;
+		pi->nr_after++;
+	}
+	c->rec.priv = pi;
+}
+
 int cpu_cursor_next(struct cpu_cursor *c, struct strbuf *err)
 {
 	unsigned long long ts;
@@ -167,7 +196,15 @@ int cpu_cursor_next(struct cpu_cursor *c, struct strbuf *err)
 	c->rec.offset = c->page_offset + (uint64_t)kbuffer_curr_offset(c->kbuf);
 	c->rec.missed_events = kbuffer_missed_events(c->kbuf);
 	c->rec.record_size = kbuffer_curr_size(c->kbuf);
+	if (c->keep_info)
+		fill_page_info(c);
 	return 1;
+}
+
+void cpu_cursor_keep_page_info(struct cpu_cursor *c, uint64_t page_base)
+{
+	c->keep_info = true;
+	c->page_base = page_base;
 }
 
 struct tep_record *cpu_cursor_record(struct cpu_cursor *c)

@@ -76,15 +76,56 @@ static int cmp_cpu(const void *a, const void *b)
 	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
 }
 
+/* Adds the pages of the first `nr` CPUs of `buffer` that have data, each rounded up to pages. */
+static int add_cpu_pages(struct dat_file *df, int buffer, int nr, uint64_t *base,
+			 struct strbuf *err)
+{
+	const struct dat_buffer *b = dat_file_buffer(df, buffer);
+	uint64_t size;
+	int i, ret;
+
+	for (i = 0; i < nr && !b->latency; i++) {
+		if (!b->cpus[i].size)
+			continue;
+		ret = dat_cpu_data_size(df, buffer, i, &size, err);
+		if (ret)
+			return ret;
+		*base += (size + b->page_size - 1) / b->page_size * b->page_size;
+	}
+	return 0;
+}
+
+/*
+ * Where trace-cmd puts a CPU's pages when it numbers compressed data: the CPUs with data one
+ * after the other, each from a page boundary, the first one page in. An instance's handle
+ * starts as a copy of the top one once that has placed all of its CPUs.
+ */
+static int compressed_page_base(struct dat_file *df, int buffer, int cpu_index, uint64_t *base,
+				struct strbuf *err)
+{
+	int ret = 0;
+
+	*base = dat_file_buffer(df, buffer)->page_size;
+	if (buffer > 0 && dat_file_buffer(df, 0)->compressed)
+		ret = add_cpu_pages(df, 0, dat_file_buffer(df, 0)->nr_cpus, base, err);
+	return ret ?: add_cpu_pages(df, buffer, cpu_index, base, err);
+}
+
 /* Opens a cursor on one CPU and puts its first event in the heap; empty CPUs are dropped. */
-static int add_cursor(struct merge *m, int buffer, int cpu_index, struct strbuf *err)
+static int add_cursor(struct merge *m, int buffer, int cpu_index, bool page_info,
+		      struct strbuf *err)
 {
 	struct cpu_cursor *c;
+	uint64_t base = 0;
 	int ret = cpu_cursor_open(m->df, buffer, cpu_index, &c, err);
 
 	if (ret)
 		return ret;
-	ret = cpu_cursor_next(c, err);
+	if (page_info && dat_file_buffer(m->df, buffer)->compressed)
+		ret = compressed_page_base(m->df, buffer, cpu_index, &base, err);
+	if (page_info)
+		cpu_cursor_keep_page_info(c, base);
+	ret = ret ?: cpu_cursor_next(c, err);
 	if (ret <= 0) {
 		cpu_cursor_close(c);
 		return ret;
@@ -118,7 +159,8 @@ static int add_buffer(struct merge *m, int buffer, const struct merge_options *o
 		    !selected(opts ? opts->cpu_filter : NULL, opts ? opts->nr_cpu_filter : 0,
 			      sorted[i]->cpu))
 			continue;
-		ret = add_cursor(m, buffer, (int)(sorted[i] - b->cpus), err);
+		ret = add_cursor(m, buffer, (int)(sorted[i] - b->cpus), opts && opts->page_info,
+				 err);
 	}
 	free(sorted);
 	return ret;

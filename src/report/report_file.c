@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 
 #include "ktrace/cursor.h"
 #include "ktrace/dat.h"
+#include "ktrace/log_level.h"
 #include "ktrace/report.h"
 #include "report_file.h"
 
@@ -35,10 +37,13 @@ static int load_kallsyms(struct report_file *rf, struct strbuf *err)
 }
 
 /* Plugins must be in place before the formats are parsed: some add print helpers. */
-static int prepare_tep(struct tep_handle *tep, void *arg)
+static int prepare_tep(struct tep_handle *tep, int version, void *arg)
 {
 	struct report_file *rf = arg;
 
+	/* libtracecmd's message once it has read the header, as -V and --debug show it */
+	if (report_tracecmd_level(rf->o) >= KT_LOG_INFO)
+		printf("version = %d\n", version);
 	if (rf->o->no_plugins)
 		tep_set_flag(tep, TEP_DISABLE_PLUGINS);
 	if (rf->o->no_sys_plugins)
@@ -54,6 +59,31 @@ static void release_tep(struct tep_handle *tep, void *arg)
 	if (rf->plugins)
 		tep_unload_plugins(rf->plugins, tep);
 	rf->plugins = NULL;
+}
+
+int report_tracecmd_level(const struct report_opts *o)
+{
+	/* --debug is trace-cmd's tracecmd_set_debug(), which sets its library's level */
+	return o->debug && o->log_level < KT_LOG_DEBUG ? KT_LOG_DEBUG : o->log_level;
+}
+
+void report_file_say_empty(const struct report_file *rf, int buffer)
+{
+	const struct dat_buffer *b = dat_file_buffer(rf->df, buffer);
+	int i, cpu, top = -1;
+
+	if (report_tracecmd_level(rf->o) < KT_LOG_INFO || !b || b->latency)
+		return;
+	/* trace-cmd 3.1.6 keeps CPUs by number: one the file does not list is empty too */
+	for (i = 0; i < b->nr_cpus; i++)
+		if (b->cpus[i].cpu > top)
+			top = b->cpus[i].cpu;
+	for (cpu = 0; cpu <= top; cpu++) {
+		for (i = 0; i < b->nr_cpus && b->cpus[i].cpu != cpu; i++)
+			;
+		if (i == b->nr_cpus || !b->cpus[i].size)
+			printf("CPU %d is empty\n", cpu);
+	}
 }
 
 int report_file_open(struct report_file *rf, const struct report_opts *o, const char *path,
@@ -77,6 +107,9 @@ int report_file_open(struct report_file *rf, const struct report_opts *o, const 
 
 	memset(rf, 0, sizeof(*rf));
 	rf->o = o;
+	/* -V: libtraceevent's own messages (plugins registered, handlers overridden) */
+	if (o->log_level)
+		tep_set_loglevel((enum tep_loglevel)o->log_level);
 	rf->path = path;
 	return dat_file_open_opts(path, &opts, &rf->df, err);
 }

@@ -28,6 +28,10 @@ int report_file_open(struct report_file *rf, const struct report_opts *o, const 
 		     long long ts_offset, unsigned long long ts2secs, struct strbuf *err);
 /* Then -t, -T, --kallsyms and the clock, as trace-cmd sets up each file it reads. */
 int report_file_setup(struct report_file *rf, struct strbuf *err);
+/* The level of trace-cmd's own library messages that -V and --debug ask for (log_level.h). */
+int report_tracecmd_level(const struct report_opts *o);
+/* libtracecmd's "CPU N is empty" for each CPU of `buffer` without data, at level info. */
+void report_file_say_empty(const struct report_file *rf, int buffer);
 /* libtraceevent's func_repeats time format is global: trace-cmd sets it from its last file. */
 void report_file_repeat_format(const struct report_file *rf);
 /*

@@ -135,7 +135,10 @@ static int cpu_first_last(struct dat_file *df, int cpu, bool want_last, unsigned
 {
 	bool *cpus = calloc(cpu + 1, sizeof(*cpus));
 	bool *bufs = calloc(dat_file_nr_buffers(df), sizeof(*bufs));
-	struct merge_options mo = { cpus, cpu + 1, bufs, dat_file_nr_buffers(df) };
+	struct merge_options mo = {
+		.cpu_filter = cpus, .nr_cpu_filter = cpu + 1,
+		.buffer_filter = bufs, .nr_buffer_filter = dat_file_nr_buffers(df),
+	};
 	struct merged_event ev;
 	struct merge *m = NULL;
 	int ret = -ENOMEM, n = 0;

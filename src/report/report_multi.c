@@ -203,7 +203,7 @@ static int open_printers(struct multi *m, struct strbuf *err)
 			.first = m->files[0].printer,
 		};
 
-		ret = report_stream_open(mf->rf.df, &mf->stream, err);
+		ret = report_stream_open_pages(mf->rf.df, m->o->boundary, &mf->stream, err);
 		conf.stream = mf->stream;
 		if (!ret)
 			ret = report_printer_new(mf->rf.df, &conf, &mf->printer, err);

@@ -11,6 +11,7 @@
 
 #include <event-parse.h>
 
+#include "ktrace/log_level.h"
 #include "ktrace/options.h"
 #include "ktrace/report.h"
 #include "ktrace/strv.h"
@@ -78,15 +79,19 @@ static const struct kt_option report_options[] = {
 	KT_OPT('q', NULL, KT_ARG_NONE, NULL, "quiet: no warnings"),
 	KT_OPT(OPT_CHECK_EVENTS, "check-events", KT_ARG_NONE, NULL,
 	       "exit 0 when every format parses"),
-	KT_OPT(OPT_TSCHECK, "ts-check", KT_ARG_NONE, NULL, "accepted for compatibility; no effect"),
+	KT_OPT(OPT_TSCHECK, "ts-check", KT_ARG_NONE, NULL,
+	       "warn where an event's time is before the previous one's"),
 	KT_OPT(OPT_ALIGN_TS, "align-ts", KT_ARG_NONE, NULL,
 	       "count time from the first event's page"),
 	KT_OPT(OPT_BOUNDARY, "boundary", KT_ARG_NONE, NULL,
-	       "accepted for compatibility; no effect"),
-	KT_OPT(OPT_DEBUG, "debug", KT_ARG_NONE, NULL, "accepted for compatibility; no effect"),
-	KT_OPT(OPT_VERBOSE, "verbose", KT_ARG_OPTIONAL, "LEVEL", "accepted for compatibility"),
-	KT_OPT('V', NULL, KT_ARG_OPTIONAL, "LEVEL", "accepted for compatibility"),
-	KT_OPT('G', NULL, KT_ARG_NONE, NULL, "accepted for compatibility; no effect"),
+	       "say where each ring-buffer page (sub-buffer) starts"),
+	KT_OPT(OPT_DEBUG, "debug", KT_ARG_NONE, NULL,
+	       "--boundary, and each event's time delta, page offset and size"),
+	KT_OPT(OPT_VERBOSE, "verbose", KT_ARG_OPTIONAL, "LEVEL",
+	       "libraries' messages up to LEVEL (none, crit, err, warn, info, debug, all; 0-6)"),
+	KT_OPT('V', NULL, KT_ARG_OPTIONAL, "LEVEL", "as --verbose (plugins loaded, handlers)"),
+	KT_OPT('G', NULL, KT_ARG_NONE, NULL,
+	       "accepted; no effect (ktrace's --profile has no interrupt rows)"),
 	KT_OPT(OPT_EVENTS, "events", KT_ARG_NONE, NULL, "print every event format of the file"),
 	KT_OPT(OPT_EVENT, "event", KT_ARG_REQUIRED, "REGEX",
 	       "print the formats of matching events ([SYSTEM:]EVENT)"),
@@ -392,8 +397,10 @@ static bool flag_option(struct report_opts *o, int c)
 	case OPT_UNAME: o->uname = true; break;
 	case OPT_VERSION: o->version = true; break;
 	case OPT_ALIGN_TS: o->align_ts = true; break;
-	case OPT_TSCHECK: case OPT_BOUNDARY: case OPT_DEBUG:
-	case OPT_VERBOSE: case 'V': case 'G':
+	case OPT_TSCHECK: o->ts_check = true; break;
+	case OPT_BOUNDARY: o->boundary = true; break;
+	case OPT_DEBUG: o->boundary = o->debug = true; break;
+	case 'G':
 		break;
 	default:
 		return false;
@@ -444,6 +451,13 @@ static int one_option(void *priv, int c, const char *arg)
 	case OPT_EVENT: o->print_event = arg; return 0;
 	case OPT_BYCOMM: o->by_comm = true; return 0;
 	case 'H': return unsupported("-H");
+	case 'V': case OPT_VERBOSE:
+		o->log_level = kt_log_level_parse(arg);
+		if (o->log_level >= 0)
+			return 0;
+		fprintf(stderr, "ktrace report: %s: invalid verbose level '%s' (%s)\n",
+			c == 'V' ? "-V" : "--verbose", arg, KT_LOG_LEVEL_CHOICES);
+		return -EINVAL;
 	default: return -EINVAL;
 	}
 }

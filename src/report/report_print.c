@@ -62,6 +62,8 @@ struct report_printer {
 	int prefix_width;
 	const char *top_name;		/* several files: the top buffer's prefix, else NULL */
 	unsigned long long last_ts;	/* --ts-diff */
+	unsigned long long checked_ts;	/* --ts-check: the previous event's time */
+	uint32_t page_size;		/* --boundary, --debug */
 };
 
 static struct tep_record *peek_cb(void *priv)
@@ -119,6 +121,7 @@ static int printer_create(struct tep_handle *tep, struct dat_file *df,
 	p->df = df;
 	p->tep = tep;
 	p->o = o;
+	p->page_size = (uint32_t)tep_get_page_size(tep);
 	p->clock = conf->clock;
 	p->stream = conf->stream;
 	p->prefix = conf->prefix;
@@ -432,6 +435,8 @@ int report_print_event(struct report_printer *p, const struct report_event *ev, 
 	}
 	r = *src;
 	event = report_cfmt_event(p->cfmt, &r, &flex);
+	if (p->o->ts_check)
+		report_ts_check(&p->checked_ts, &r, p->o->quiet);
 
 	/* lines gather in p->line and go out in large writes */
 	if (p->out != out) {
@@ -444,10 +449,14 @@ int report_print_event(struct report_printer *p, const struct report_event *ev, 
 		strbuf_addf(line, "CPU:%d [%lld EVENTS DROPPED]\n", r.cpu, r.missed_events);
 	else if (r.missed_events < 0)
 		strbuf_addf(line, "CPU:%d [EVENTS DROPPED]\n", r.cpu);
+	if (p->o->boundary)
+		report_debug_boundary(line, &r, p->page_size, p->o->debug);
 	put_line(p, &r, event, flex);
 
 	if (line->len > start && line->buf[line->len - 1] == '\n')
 		line->len--;
+	if (p->o->debug)
+		report_debug_record(line, &r, p->page_size);
 	/* trace-cmd prints the line with "%.*s": text after a NUL byte is not shown */
 	nul = memchr(line->buf + start, '\0', line->len - start);
 	if (nul)
@@ -471,6 +480,7 @@ void report_printer_switch(struct report_printer *from, struct report_printer *t
 {
 	flush_lines(from, from->line.len);
 	to->last_ts = from->last_ts;
+	to->checked_ts = from->checked_ts;
 }
 
 void report_printer_finish(struct report_printer *p, FILE *out)

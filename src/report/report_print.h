@@ -8,6 +8,7 @@
  * would, without their per-field lookups.
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "ktrace/report.h"
@@ -26,6 +27,20 @@ char *report_put_uint(char *out, unsigned long long v, int width, char pad);
 /* How many digits v has in base 10 or 16, and those digits written to end at `end`. */
 int report_num_len(unsigned long long v, int base);
 void report_num_put(char *end, unsigned long long v, int base, bool upper);
+
+/* ------------------------------------------------------------------ debug */
+
+/*
+ * --boundary: "CPU:N [SUBBUFFER START]" (with --debug, the page's timestamp and offset) and a
+ * newline when r is its page's first entry. The record's priv must hold its page facts
+ * (report_stream_open_pages()); without them nothing is added.
+ */
+void report_debug_boundary(struct strbuf *line, const struct tep_record *r, uint32_t page_size,
+			   bool debug);
+/* --debug: " [delta:0xOFFSET:SIZE]" and the padding and time entries that follow the record. */
+void report_debug_record(struct strbuf *line, const struct tep_record *r, uint32_t page_size);
+/* --ts-check: trace-cmd's warning on stderr when r is older than *last (unless quiet). */
+void report_ts_check(unsigned long long *last, const struct tep_record *r, bool quiet);
 
 /* ------------------------------------------------------------------ time */
 

@@ -11,6 +11,7 @@
 
 #include <event-parse.h>
 
+#include "ktrace/cursor.h"
 #include "ktrace/dat.h"
 #include "ktrace/dat_format.h"
 #include "ktrace/merge.h"
@@ -32,6 +33,8 @@ struct report_stream {
 	int current;			/* buffer of the last event handed out, -1 before */
 	struct tep_record *current_rec;
 	struct tep_record pinned;
+	struct cursor_page_info pinned_info;	/* the pinned record's, with --debug */
+	bool page_info;
 	void *pin_data;
 	size_t pin_cap;
 	int error;			/* a failed look-ahead, reported by the next call */
@@ -64,6 +67,7 @@ static int cursor_open(struct report_stream *rs, int index, bool *filter, struct
 	struct merge_options mo = {
 		.buffer_filter = filter,
 		.nr_buffer_filter = rs->nr,
+		.page_info = rs->page_info,
 	};
 	memset(filter, 0, rs->nr * sizeof(*filter));
 	filter[index] = true;
@@ -76,6 +80,12 @@ static int cursor_open(struct report_stream *rs, int index, bool *filter, struct
 
 int report_stream_open(struct dat_file *df, struct report_stream **out, struct strbuf *err)
 {
+	return report_stream_open_pages(df, false, out, err);
+}
+
+int report_stream_open_pages(struct dat_file *df, bool page_info, struct report_stream **out,
+			     struct strbuf *err)
+{
 	struct report_stream *rs;
 	bool *filter = NULL;
 	int i, ret = -ENOMEM, base = 0;
@@ -84,6 +94,7 @@ int report_stream_open(struct dat_file *df, struct report_stream **out, struct s
 	if (!rs)
 		return -ENOMEM;
 	rs->df = df;
+	rs->page_info = page_info;
 	rs->current = -1;
 	rs->nr = dat_file_nr_buffers(df);
 	rs->bufs = calloc(rs->nr ? rs->nr : 1, sizeof(*rs->bufs));
@@ -216,6 +227,10 @@ struct tep_record *report_stream_pin(struct report_stream *rs)
 	rs->pinned = *r;
 	memcpy(rs->pin_data, r->data, need);
 	rs->pinned.data = rs->pin_data;
+	if (rs->page_info && r->priv) {
+		rs->pinned_info = *(const struct cursor_page_info *)r->priv;
+		rs->pinned.priv = &rs->pinned_info;
+	}
 	rs->current_rec = &rs->pinned;
 	return &rs->pinned;
 }

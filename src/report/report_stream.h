@@ -6,10 +6,17 @@
  * Private to src/report: what the printer and report_multi.c need of report_stream.c beyond
  * open/next/close (ktrace/report.h): the look-ahead of function_graph and the merge of files.
  */
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ktrace/report.h"
 
+/*
+ * report_stream_open(), and with `page_info` every record's priv points at its struct
+ * cursor_page_info (ktrace/cursor.h), for --boundary and --debug.
+ */
+int report_stream_open_pages(struct dat_file *df, bool page_info, struct report_stream **out,
+			     struct strbuf *err);
 /*
  * The timestamp and buffer of the event report_stream_next() gives next, which stays where it
  * is: 1, 0 at the end, negative errno (message in err). It ends the current event's life.

@@ -27,6 +27,7 @@ opts=(
 	"-F sched:sched_switch" "-v -F sched_switch" "-F irq -F sched_switch"
 	"-v -F irq -F sched" "-w" "-w -t" "-L" "-F '.*:common_pid>100'" "-F 'sched_wakeup:pid==15'"
 	"--check-events" "-q" "-F 'a || b'" "-v -v" "--cpu x"
+	"--boundary" "--debug" "--debug -R -t" "--boundary -F sched_switch" "--debug --cpu 1"
 )
 
 files=(sched sched_v6 sched_none instance lost fgraph_events kprobe sched_clock_counter date
