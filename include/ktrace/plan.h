@@ -222,6 +222,8 @@ int plan_set_ftrace_notrace_pids(const struct plan *plan, struct tfs_undo *undo,
  * buffers); this writes tracing_on for all of them (the old value is restored on undo).
  */
 int plan_tracing_on(const struct plan *plan, struct tfs_undo *undo, bool on);
+/* Only the -O trace options of every instance of the plan (extract), each saved in undo first. */
+int plan_apply_trace_options(const struct plan *plan, struct tfs_undo *undo);
 /* Saves, then zeroes tracing_max_latency in the instance of a latency tracer (as trace-cmd). */
 int plan_reset_max_latency(const struct plan *plan, struct tfs_undo *undo);
 #endif

@@ -334,10 +334,20 @@ static int set_buffer_size(struct applier *ap, int kb)
 	return ret;
 }
 
+/* -O, in the order given */
+static int set_options(struct applier *ap, const struct plan_instance *inst)
+{
+	int i, ret = 0;
+
+	for (i = 0; !ret && inst->options && inst->options[i]; i++)
+		ret = set_option(ap, inst->options[i]);
+	return ret;
+}
+
 /* Clock, CPU mask, buffer size and options: plain files, each saved then written. */
 static int apply_settings(struct applier *ap, const struct plan_instance *inst)
 {
-	int i, ret = 0;
+	int ret = 0;
 
 	if (inst->clock)
 		ret = set_file(ap, "trace_clock", inst->clock);
@@ -348,8 +358,8 @@ static int apply_settings(struct applier *ap, const struct plan_instance *inst)
 		ret = set_int(ap, "buffer_subbuf_size_kb", inst->subbuf_kb);
 	if (!ret && inst->buffer_kb)
 		ret = set_buffer_size(ap, inst->buffer_kb);
-	for (i = 0; !ret && inst->options && inst->options[i]; i++)
-		ret = set_option(ap, inst->options[i]);
+	if (!ret)
+		ret = set_options(ap, inst);
 	/* without the trigger, --profile's stacks come from -T's option, as in trace-cmd */
 	if (!ret && (inst->stacktrace || (inst->profile && !ap->stack_triggers)))
 		ret = set_file(ap, "options/stacktrace", "1");
@@ -591,6 +601,20 @@ int plan_set_ftrace_notrace_pids(const struct plan *plan, struct tfs_undo *undo,
 	struct pid_list l = { "set_ftrace_notrace_pid", pids, nr_pids };
 
 	return for_each_used(plan, undo, append_function_pids, &l);
+}
+
+int plan_apply_trace_options(const struct plan *plan, struct tfs_undo *undo)
+{
+	struct applier ap = { .plan = plan, .undo = undo, .path = STRBUF_INIT };
+	int i, ret = plan_validate(plan);
+
+	for (i = 0; i < plan->nr_instances && !ret; i++) {
+		ap.inst = plan->instances[i].name;
+		ap.pinst = &plan->instances[i];
+		ret = set_options(&ap, ap.pinst);
+	}
+	strbuf_release(&ap.path);
+	return ret;
 }
 
 int plan_tracing_on(const struct plan *plan, struct tfs_undo *undo, bool on)

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <tracefs.h>
+
 #include "ktrace/command.h"
 #include "ktrace/plan.h"
 #include "ktrace/plan_options.h"
@@ -58,7 +60,34 @@ static void free_names(const char **names, int n)
 }
 
 /*
- * extract: whatever the kernel buffers hold now, without changing any setting (trace-cmd also
+ * -O: as trace-cmd, the trace options are set before the buffers are read and put back
+ * afterwards, unless -k keeps them.
+ */
+static int set_trace_options(struct record_run *run)
+{
+	const struct plan *plan = run->plan;
+	int i, ret, with = 0;
+
+	for (i = 0; i < plan->nr_instances; i++) {
+		const char *name = plan->instances[i].name;
+
+		if (!plan->instances[i].options)
+			continue;
+		with++;
+		if (name && !tracefs_instance_exists(name)) {
+			fprintf(stderr, "ktrace extract: -B '%s': no such instance\n", name);
+			return -ENOENT;
+		}
+	}
+	if (!with)
+		return 0;
+	ret = tfs_undo_new(&run->trace.undo);
+	/* plan_apply_trace_options says what failed */
+	return ret ? ret : plan_apply_trace_options(plan, run->trace.undo);
+}
+
+/*
+ * extract: whatever the kernel buffers hold now, changing no setting but -O's (trace-cmd also
  * switches all tracing off afterwards; use ktrace stop/reset for that). The recorders take every
  * page, the partial last ones too, and stop at the first empty read.
  */
@@ -66,6 +95,7 @@ static int extract_run(struct record_run *run)
 {
 	const char **names = NULL;
 	int n, ret, restored;
+	bool said = false;	/* the message is out already */
 
 	/* -p LATENCY_TRACER: the text its `trace` file holds, as record would store it */
 	ret = plan_check_latency(run->plan);
@@ -76,6 +106,10 @@ static int extract_run(struct record_run *run)
 	 * written, and is then dropped (trace_session_end), so an interrupted extract keeps them.
 	 */
 	ret = trace_session_begin(&run->trace);
+	if (!ret) {
+		ret = set_trace_options(run);
+		said = ret != 0;
+	}
 	if (!ret)
 		ret = record_open_output(run);
 	n = ret ? 0 : run->latency >= 0 ? record_instance_names(run->plan, run->latency, &names)
@@ -105,19 +139,19 @@ static int extract_run(struct record_run *run)
 		close(run->out_fd);
 	if (ret && run->out_fd >= 0)
 		unlink(record_output_path(run->plan));
-	restored = trace_session_end(&run->trace, false, &run->err);
+	restored = trace_session_end(&run->trace, run->plan->keep, &run->err);
 	if (run->err.len)
 		fprintf(stderr, "ktrace extract: %s\n", strbuf_str(&run->err));
-	else if (ret)
+	else if (ret && !said)
 		fprintf(stderr, "ktrace extract: %s\n", strerror(-ret));
 	return ret ? ret : restored;
 }
 
 /*
  * extract reads what is there: no events or filters, and -s means the snapshot buffer. It
- * changes no setting, so trace-cmd's -O (which sets options) is not in its table; -k (trace-cmd
- * switches tracing off afterwards without it) is what ktrace always does, and --date writes the
- * DATE option as record's does.
+ * changes no setting but the trace options of -O (put back afterwards, unless -k); trace-cmd
+ * also switches tracing off afterwards without -k, which ktrace never does (use ktrace stop or
+ * reset for that). --date writes the DATE option as record's does.
  */
 static const struct kt_option extract_options[] = {
 	KT_OPT('p', NULL, KT_ARG_REQUIRED, "TRACER", "the tracer whose data is extracted"),
@@ -127,7 +161,10 @@ static const struct kt_option extract_options[] = {
 	KT_OPT('t', NULL, KT_ARG_NONE, NULL, "the top instance too (with -B or -a)"),
 	KT_OPT('s', NULL, KT_ARG_NONE, NULL, "extract the snapshot buffer"),
 	KT_OPT('q', NULL, KT_ARG_NONE, NULL, "quiet"),
-	KT_OPT('k', NULL, KT_ARG_NONE, NULL, "leave tracing as it is (ktrace extract always does)"),
+	KT_OPT('O', NULL, KT_ARG_REQUIRED, "OPTION",
+	       "set a trace option while extracting (noOPTION clears it; put back after)"),
+	KT_OPT('k', NULL, KT_ARG_NONE, NULL,
+	       "keep the -O options set (tracing is left on either way)"),
 	KT_OPT(PLAN_OPT_DATE, "date", KT_ARG_NONE, NULL, "record the wall-clock offset"),
 	PLAN_FILE_FORMAT_OPTIONS
 	{ 0 },

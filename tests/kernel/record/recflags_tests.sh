@@ -407,4 +407,44 @@ case_extract() {
 	echo "ok: extract -k --date leaves tracing on and writes DATE"
 }
 
+# extract -O: the options set while the buffers are read (strace shows the writes), put back
+# afterwards as trace-cmd puts them back, kept with -k as trace-cmd keeps them
+case_extract_options() {
+	local tool opt
+
+	for opt in sym-addr irq-info; do
+		[ -f "$T/options/$opt" ] || { fail "this kernel has no options/$opt"; return; }
+	done
+	echo 0 > $T/options/sym-addr
+	echo 1 > $T/options/irq-info
+	for tool in ktrace trace-cmd; do
+		if [ $tool = ktrace ]; then
+			strace -f -e trace=openat -o "$W/st" \
+				"$K" extract -O sym-addr -O noirq-info -o "$W/$tool.dat" \
+				> /dev/null 2> "$W/err" || fail "ktrace extract -O: $(cat "$W/err")"
+			grep -c 'options/sym-addr", O_WRONLY' "$W/st" | grep -qx 2 ||
+				fail "ktrace extract -O sym-addr: not set then put back"
+		else
+			tc extract -O sym-addr -O noirq-info -o "$W/$tool.dat" > /dev/null 2>&1 ||
+				fail "trace-cmd extract -O failed"
+			echo 1 > $T/tracing_on	# trace-cmd switches it off without -k
+		fi
+		[ "$(cat $T/options/sym-addr)$(cat $T/options/irq-info)" = 01 ] ||
+			fail "$tool extract -O: options not put back ($(cat $T/options/sym-addr)," \
+			     "$(cat $T/options/irq-info))"
+		if [ $tool = ktrace ]; then
+			"$K" extract -k -O sym-addr -o "$W/$tool.dat" > /dev/null 2>&1
+		else
+			tc extract -k -O sym-addr -o "$W/$tool.dat" > /dev/null 2>&1
+		fi
+		[ "$(cat $T/options/sym-addr)" = 1 ] || fail "$tool extract -k -O: option not kept"
+		echo 0 > $T/options/sym-addr
+	done
+	"$K" extract -O nosuchopt -o "$W/x.dat" > /dev/null 2> "$W/err" &&
+		fail "extract -O nosuchopt succeeded"
+	[ "$(wc -l < "$W/err")" = 1 ] && grep -q "^ktrace extract: -O 'nosuchopt'" "$W/err" ||
+		fail "extract -O nosuchopt: $(cat "$W/err")"
+	echo "ok: extract -O sets the options while reading and puts them back as trace-cmd"
+}
+
 "case_$CASE"
