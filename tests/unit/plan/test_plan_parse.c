@@ -265,11 +265,14 @@ static void test_extract(void **state)
 	argv[3] = NULL;
 	assert_true(plan_parse_own(&plan_cmd_extract, &x, 3, argv, &p) == KT_ERR_USAGE);
 	plan_release(&p);
-	/* trace-cmd extract's -k and --date; -O sets an option, which extract never does */
+	/* trace-cmd extract's -k and --date; -O goes to the instance before it */
 	assert_int_equal(parse_args(&p, "extract", "-k", "--date", NULL), 0);
 	assert_true(p.keep && p.date);
 	plan_release(&p);
-	assert_true(parse_args(&p, "extract", "-O", "noirq-info", NULL) == KT_ERR_USAGE);
+	assert_int_equal(parse_args(&p, "extract", "-O", "noirq-info", "-B", "one", "-O",
+				    "sym-addr", NULL), 0);
+	assert_string_equal(p.instances[0].options[0], "noirq-info");
+	assert_string_equal(p.instances[1].options[0], "sym-addr");
 	plan_release(&p);
 	assert_true(parse_args(&p, "record", "-s", NULL) == KT_ERR_USAGE);
 	plan_release(&p);
