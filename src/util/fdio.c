@@ -33,15 +33,17 @@ int fd_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int fd_pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
+/* The one loop of the positioned transfers: `write` chooses pwrite or pread. */
+static int fd_ptransfer_all(int fd, void *buf, size_t len, uint64_t off, bool write)
 {
-	const char *p = buf;
+	char *p = buf;
 
 	while (len) {
-		ssize_t n = pwrite(fd, p, len, (off_t)off);
+		ssize_t n = write ? pwrite(fd, p, len, (off_t)off) : pread(fd, p, len, (off_t)off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		/* a read that ends early is a short file: -EIO as for a write that writes nothing */
 		if (n <= 0)
 			return n < 0 ? -errno : -EIO;
 		p += n;
@@ -51,22 +53,14 @@ int fd_pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
+int fd_pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
+{
+	return fd_ptransfer_all(fd, (void *)buf, len, off, true);
+}
+
 int fd_pread_all(int fd, void *buf, size_t len, uint64_t off)
 {
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return fd_ptransfer_all(fd, buf, len, off, false);
 }
 
 bool fd_same_file(const char *a, const char *b)
