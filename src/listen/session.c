@@ -18,45 +18,9 @@
 #include "ktrace/fdio.h"
 #include "ktrace/net.h"
 #include "listen.h"
+#include "session_internal.h"
 
-/* How long UDP must stay quiet after CLOSE before the data is taken as complete. */
-#define UDP_QUIET_MS	300
-
-enum sess_state {
-	ST_TLS,			/* TLS handshake, before the greeting */
-	ST_GREET,		/* waiting for "-1V3" or a v1 CPU count */
-	ST_V3_MAGIC,
-	ST_MESSAGES,		/* protocol 3 messages */
-	ST_V1_META,		/* v1: the rest of the control stream is the metadata */
-	ST_DRAIN,		/* recording over: waiting for the last CPU data */
-	ST_OVER,
-};
-
-struct session {
-	struct server_ctx *srv;
-	int fd;			/* the control connection's, for poll(); conn owns it */
-	struct net_conn *conn;
-	struct sockaddr_storage peer;
-	char name[NI_MAXHOST + NI_MAXSERV + 2];	/* "HOST:PORT" */
-	enum sess_state st;
-	enum net_phase phase;
-	int version;
-	const char *partial;	/* why the recording is incomplete, NULL while it is not */
-	uint32_t cpus;
-	uint32_t page_size;
-	struct chan *ch;
-	uint8_t *in;
-	size_t in_len, in_cap;
-	int out;
-	char *tmp_name, *final_name;
-	uint64_t meta_size;
-	uint64_t stored;
-	uint64_t last_activity;		/* control bytes, for the setup timeout */
-	uint64_t last_data;		/* CPU data: UDP quiet period, drain timeout */
-	uint64_t drain_start;
-};
-
-static void slog(struct session *s, const char *fmt, const char *arg)
+void session_log(struct session *s, const char *fmt, const char *arg)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -66,7 +30,6 @@ static void slog(struct session *s, const char *fmt, const char *arg)
 }
 
 static int send_all(struct session *s, const void *buf, size_t len);
-static void fail(struct session *s, const char *why, const char *detail);
 
 /* Names as trace-cmd gives them; a host name that could leave DIR falls back to numbers. */
 static void make_name(struct session *s, const struct sockaddr *peer, socklen_t len)
@@ -83,9 +46,9 @@ static void make_name(struct session *s, const struct sockaddr *peer, socklen_t 
 static void greet(struct session *s, const char *how)
 {
 	s->st = ST_GREET;
-	slog(s, "connected%s", how);
+	session_log(s, "connected%s", how);
 	if (send_all(s, NET_GREETING, NET_GREETING_LEN))
-		fail(s, "client does not read", NULL);
+		session_fail(s, "client does not read", NULL);
 }
 
 struct session *session_new(struct server_ctx *srv, int fd, const struct sockaddr *peer,
@@ -130,7 +93,7 @@ static void remove_files(struct session *s)
 		chan_remove(&s->ch[i], s->srv->dir_fd);
 }
 
-static void close_all(struct session *s)
+void session_close_all(struct session *s)
 {
 	uint32_t i;
 
@@ -145,7 +108,7 @@ static void close_all(struct session *s)
 }
 
 /* Ends the session without a file: one line says why. */
-static void fail(struct session *s, const char *why, const char *detail)
+void session_fail(struct session *s, const char *why, const char *detail)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -153,29 +116,29 @@ static void fail(struct session *s, const char *why, const char *detail)
 		return;
 	remove_files(s);
 	strbuf_addf(&sb, "%s%s%s; no file written", why, detail ? ": " : "", detail ? detail : "");
-	slog(s, "dropped: %s", strbuf_str(&sb));
+	session_log(s, "dropped: %s", strbuf_str(&sb));
 	strbuf_release(&sb);
-	close_all(s);
+	session_close_all(s);
 	s->st = ST_OVER;
 }
 
 /* A client turned away before its setup began: nothing of it reached DIR. */
 static void refuse(struct session *s, const char *why)
 {
-	slog(s, "refused: %s; nothing written", why);
-	close_all(s);
+	session_log(s, "refused: %s; nothing written", why);
+	session_close_all(s);
 	s->st = ST_OVER;
 }
 
 static void fail_errno(struct session *s, const char *why, int err)
 {
-	fail(s, why, strerror(err < 0 ? -err : err));
+	session_fail(s, why, strerror(err < 0 ? -err : err));
 }
 
 static void fail_setup(struct session *s, int err)
 {
 	if (err == -EPROTONOSUPPORT)
-		fail(s, "UDP data refused", "this listener speaks TLS, which covers TCP only");
+		session_fail(s, "UDP data refused", "this listener speaks TLS, which covers TCP only");
 	else
 		fail_errno(s, "setting up the data channels", err);
 }
@@ -254,7 +217,7 @@ static int open_channels(struct session *s, uint32_t cpus, uint32_t page_size, i
 		if (ret)
 			break;
 		ret = chan_open(&s->ch[i], s->srv, s->fd, !tcp, page_size, strbuf_str(&path));
-		s->cpus = i + 1;	/* so that close_all() closes what is open */
+		s->cpus = i + 1;	/* so that session_close_all() closes what is open */
 	}
 	strbuf_release(&path);
 	if (ret)
@@ -316,7 +279,7 @@ static int on_tinit(struct session *s, const struct net_msg *m)
 }
 
 /* Scans the metadata received so far; the CPU table we append must agree with it. */
-static int scan_meta(struct session *s, struct dat_metadata *m, struct strbuf *err)
+int session_scan_meta(struct session *s, struct dat_metadata *m, struct strbuf *err)
 {
 	int ret = dat_metadata_scan(s->out, s->meta_size, m, err);
 
@@ -346,10 +309,10 @@ static int meta_check(struct session *s)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct dat_metadata m;
-	int ret = scan_meta(s, &m, &err);
+	int ret = session_scan_meta(s, &m, &err);
 
 	if (ret)
-		fail(s, "bad metadata", strbuf_str(&err));
+		session_fail(s, "bad metadata", strbuf_str(&err));
 	else if ((ret = start_compression(s, &m)))
 		fail_errno(s, "starting compression", ret);
 	strbuf_release(&err);
@@ -361,7 +324,7 @@ static int on_message(struct session *s, const struct net_msg *m)
 	int next = net_phase_next(s->phase, m->cmd);
 
 	if (next < 0) {
-		fail(s, "message out of order", net_cmd_name(m->cmd));
+		session_fail(s, "message out of order", net_cmd_name(m->cmd));
 		return next;
 	}
 	s->phase = (enum net_phase)next;
@@ -374,7 +337,7 @@ static int on_message(struct session *s, const struct net_msg *m)
 	case NET_SEND_DATA:
 		next = store_meta(s, m->payload, m->payload_len);
 		if (next)
-			fail(s, next == -EFBIG ? "over --max-file" : "writing metadata",
+			session_fail(s, next == -EFBIG ? "over --max-file" : "writing metadata",
 			     next == -EFBIG ? NULL : strerror(-next));
 		return next;
 	case NET_FIN_DATA:
@@ -404,7 +367,7 @@ static void process_messages(struct session *s)
 		if (!n)
 			return;
 		if (n < 0) {
-			fail(s, "malformed message", strerror(-n));
+			session_fail(s, "malformed message", strerror(-n));
 			return;
 		}
 		if (s->srv->cfg->debug)
@@ -426,7 +389,7 @@ static void process_v1(struct session *s)
 	if (!n)
 		return;
 	if (n < 0) {
-		fail(s, "bad v1 prologue", strerror(-n));
+		session_fail(s, "bad v1 prologue", strerror(-n));
 		return;
 	}
 	consume(s, (size_t)n);
@@ -443,7 +406,7 @@ static void process_v1(struct session *s)
 	}
 	s->st = ST_V1_META;
 	if (s->in_len && store_meta(s, s->in, s->in_len))
-		fail(s, "over --max-file", NULL);
+		session_fail(s, "over --max-file", NULL);
 	s->in_len = 0;
 }
 
@@ -456,10 +419,10 @@ static void process_prologue(struct session *s)
 		n = net_hello_parse(s->in, s->in_len, &hello);
 		/* 0x16 0x03: a TLS handshake record, from a client told to use TLS. */
 		if (n < 0 && s->in_len >= 2 && s->in[0] == 0x16 && s->in[1] == 0x03)
-			fail(s, "not a trace-cmd client", "it speaks TLS, and this listener has no "
+			session_fail(s, "not a trace-cmd client", "it speaks TLS, and this listener has no "
 			     "--tls-cert or --tls-psk");
 		else if (n < 0)
-			fail(s, "not a trace-cmd client", strerror(-n));
+			session_fail(s, "not a trace-cmd client", strerror(-n));
 		if (n <= 0)
 			return;
 		if (hello == NET_HELLO_V1) {
@@ -470,18 +433,18 @@ static void process_prologue(struct session *s)
 		s->version = 3;
 		s->st = ST_V3_MAGIC;
 		if (send_all(s, "V3", 3))
-			fail(s, "client does not read", NULL);
+			session_fail(s, "client does not read", NULL);
 	}
 	if (s->st == ST_V3_MAGIC) {
 		n = net_v3_magic_parse(s->in, s->in_len);
 		if (n < 0)
-			fail(s, "bad protocol 3 magic", NULL);
+			session_fail(s, "bad protocol 3 magic", NULL);
 		if (n <= 0)
 			return;
 		consume(s, (size_t)n);
 		s->st = ST_MESSAGES;
 		if (send_all(s, "OK", 2))
-			fail(s, "client does not read", NULL);
+			session_fail(s, "client does not read", NULL);
 	}
 }
 
@@ -497,7 +460,7 @@ static void control_eof(struct session *s)
 		s->partial = "the client vanished mid-recording";
 		start_drain(s);
 	} else if (s->st != ST_DRAIN) {
-		fail(s, s->st == ST_GREET && !s->in_len ? "closed before the handshake" :
+		session_fail(s, s->st == ST_GREET && !s->in_len ? "closed before the handshake" :
 		     "closed during setup", NULL);
 	}
 }
@@ -511,7 +474,7 @@ static int control_read_once(struct session *s)
 	if (s->st == ST_V1_META) {
 		n = net_conn_read(s->conn, s->srv->scratch, want);
 		if (n > 0 && store_meta(s, s->srv->scratch, (size_t)n))
-			fail(s, "over --max-file", NULL);
+			session_fail(s, "over --max-file", NULL);
 	} else {
 		n = net_conn_read(s->conn, s->in + s->in_len, want);
 		if (n > 0)
@@ -520,7 +483,7 @@ static int control_read_once(struct session *s)
 	if (n == -EAGAIN || n == -EINTR)
 		return 0;
 	if (n < 0 && n != -ECONNRESET) {
-		fail(s, "reading the control connection", net_conn_why(s->conn)[0] ?
+		session_fail(s, "reading the control connection", net_conn_why(s->conn)[0] ?
 		     net_conn_why(s->conn) : strerror((int)-n));
 		return 0;
 	}
@@ -534,7 +497,7 @@ static int control_read_once(struct session *s)
 	if (s->st == ST_MESSAGES)
 		process_messages(s);
 	else if (s->st == ST_DRAIN && s->in_len)
-		fail(s, "data after CLOSE", NULL);
+		session_fail(s, "data after CLOSE", NULL);
 	return (size_t)n == want && (s->st == ST_MESSAGES || s->st == ST_V1_META);
 }
 
@@ -558,9 +521,9 @@ static void data_event(struct session *s, uint32_t cpu)
 			       s->srv->cfg->max_file - s->stored, &why);
 
 	if (why)
-		slog(s, "%s", why);
+		session_log(s, "%s", why);
 	if (n == -EFBIG)
-		fail(s, "over --max-file", NULL);
+		session_fail(s, "over --max-file", NULL);
 	else if (n < 0)
 		fail_errno(s, "reading CPU data", (int)n);
 	else if (n > 0) {
@@ -632,119 +595,6 @@ int session_pollfds(struct session *s, struct pollfd *pfd, int *idx, int max)
 	return n;
 }
 
-/* Whole pages only: a torn last page would make readers fail on the whole CPU. */
-static int finish_channel(struct session *s, struct dat_append_cpu *blob, uint32_t cpu)
-{
-	int64_t torn = chan_finish(&s->ch[cpu], s->srv, s->page_size, blob);
-	char detail[96];
-
-	if (torn > 0) {
-		snprintf(detail, sizeof(detail), "CPU %u ended with a partial page "
-			 "(%lld bytes dropped)", cpu, (long long)torn);
-		slog(s, "%s", detail);
-	}
-	return torn < 0 ? (int)torn : 0;
-}
-
-/*
- * The CPU data goes into the ".part" file in place, journaled (assembly.c): a listener killed
- * from here on leaves what the next one completes into the same file.
- */
-static int assemble(struct session *s, struct assembly *a, struct strbuf *err, int64_t *size)
-{
-	uint32_t i;
-	int ret = assembly_init(a, s->srv->dir_fd, s->tmp_name, s->out, s->cpus);
-
-	if (ret)
-		return ret;
-	assembly_hook_from_env(a);
-	a->log = s->srv->log;
-	a->meta_size = s->meta_size;
-	a->note = s->partial;
-	ret = scan_meta(s, &a->m, err);
-	for (i = 0; !ret && i < s->cpus; i++)
-		ret = finish_channel(s, &a->cpus[i], i);
-	if (!ret)
-		ret = assembly_begin(a);
-	if (!ret) {
-		*size = assembly_run(a, err);
-		ret = *size < 0 ? (int)*size : 0;
-	}
-	return ret;
-}
-
-static int publish(struct session *s, struct assembly *a)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int ret;
-
-	/* "BASE.HOST:PORT.partial.dat": never mistaken for a complete recording. */
-	if (s->partial) {
-		strbuf_add(&sb, s->final_name, strlen(s->final_name) - 4);
-		strbuf_addstr(&sb, ".partial.dat");
-	} else {
-		strbuf_addstr(&sb, s->final_name);
-	}
-	ret = assembly_publish(a, &sb);
-	free(s->final_name);
-	s->final_name = strbuf_detach(&sb, NULL);
-	if (!ret && !s->final_name)
-		ret = -ENOMEM;
-	return ret;
-}
-
-static void finish(struct session *s)
-{
-	struct strbuf err = STRBUF_INIT;
-	struct assembly a;
-	int64_t size = 0;
-	char msg[160];
-	uint32_t i;
-	int ret = assemble(s, &a, &err, &size);
-
-	if (!ret)
-		ret = publish(s, &a);
-	if (ret) {
-		assembly_discard(&a);
-		assembly_release(&a);
-		fail(s, "assembling the file", err.len ? strbuf_str(&err) : strerror(-ret));
-		strbuf_release(&err);
-		return;
-	}
-	assembly_release(&a);
-	for (i = 0; i < s->cpus; i++) {
-		/* assembly_publish() removed the CPU files: their names are no longer ours */
-		free(s->ch[i].path);
-		s->ch[i].path = NULL;
-	}
-	snprintf(msg, sizeof(msg), " (%lld bytes, %u CPUs)%s%s%s", (long long)size, s->cpus,
-		 s->partial ? ": " : "", s->partial ? s->partial : "",
-		 s->partial ? ", data so far kept" : "");
-	listen_logf(s->srv->log, "%s: wrote %s%s", s->name, s->final_name, msg);
-	strbuf_release(&err);
-	s->tmp_name[0] = '\0';
-	close_all(s);
-	s->st = ST_OVER;
-}
-
-static int drained(struct session *s, uint64_t now)
-{
-	uint64_t last = 0;
-	uint32_t i;
-	int all = 1;
-
-	for (i = 0; i < s->cpus; i++) {
-		if (s->ch[i].udp)
-			continue;
-		all &= chan_settled(&s->ch[i], (struct sockaddr *)&s->peer);
-	}
-	if (s->cpus && s->ch[0].udp)
-		last = s->last_data > s->drain_start ? s->last_data : s->drain_start;
-	if (s->cpus && s->ch[0].udp && now - last < UDP_QUIET_MS)
-		all = 0;
-	return all;
-}
-
 int session_tick(struct session *s, uint64_t now)
 {
 	const struct listen_config *cfg = s->srv->cfg;
@@ -756,20 +606,20 @@ int session_tick(struct session *s, uint64_t now)
 		 */
 		uint64_t since = s->last_data > s->drain_start ? s->last_data : s->drain_start;
 
-		if (drained(s, now)) {
-			finish(s);
+		if (session_drained(s, now)) {
+			session_finish(s);
 		} else if (now - since > cfg->drain_ms) {
-			slog(s, "%s", "CPU data still open after the recording ended; keeping "
+			session_log(s, "%s", "CPU data still open after the recording ended; keeping "
 				"what arrived");
 			s->partial = "CPU data still open after the recording ended";
-			finish(s);
+			session_finish(s);
 		}
 	} else if (s->st == ST_TLS && now - s->last_activity > cfg->timeout_ms) {
 		refuse(s, "no TLS handshake within --timeout (a plaintext client, waiting for "
 		       "the greeting?)");
 	} else if (s->st != ST_OVER && s->phase < NET_PHASE_RECORDING && s->st != ST_V1_META &&
 		   now - s->last_activity > cfg->timeout_ms) {
-		fail(s, "timed out during setup", NULL);
+		session_fail(s, "timed out during setup", NULL);
 	}
 	return s->st == ST_OVER;
 }
@@ -780,22 +630,22 @@ int session_tick(struct session *s, uint64_t now)
  */
 void session_stop(struct session *s)
 {
-	if (s->st == ST_DRAIN && !drained(s, listen_now_ms()))
+	if (s->st == ST_DRAIN && !session_drained(s, listen_now_ms()))
 		s->partial = "ktrace listen was stopped while the last CPU data arrived";
 	if (s->st == ST_MESSAGES && s->phase == NET_PHASE_RECORDING)
 		s->partial = "ktrace listen was stopped mid-recording";
 	if (s->st == ST_DRAIN || (s->st == ST_MESSAGES && s->phase == NET_PHASE_RECORDING))
-		finish(s);
+		session_finish(s);
 	else if (s->st == ST_TLS)
 		refuse(s, "listener stopping during the TLS handshake");
 	else if (s->st != ST_OVER)
-		fail(s, "listener stopping during setup", NULL);
+		session_fail(s, "listener stopping during setup", NULL);
 }
 
 void session_free(struct session *s)
 {
 	if (s->st != ST_OVER)
-		fail(s, "listener stopping", NULL);
+		session_fail(s, "listener stopping", NULL);
 	free(s->ch);
 	free(s->in);
 	free(s->tmp_name);
