@@ -138,6 +138,17 @@ enum kt_result {
 int kt_parse_options(const struct kt_command_help *help, int argc, char **argv, void *ctx,
 		     int *first_arg);
 
+/*
+ * Walks the options of argv as kt_parse_options() reads them, applying nothing: fn gets each
+ * option's row (NULL for one the table lacks, or -h), its argument (NULL without one) and the
+ * words it completes, argv[first] to argv[first + n - 1] (n is 0 for an option that shares its
+ * word with a later one, "-qA"). Nothing is printed. Returns the index of the first word that
+ * is not an option, or fn's non-zero result.
+ */
+typedef int kt_walk_fn(void *ctx, const struct kt_option *row, const char *arg, int first, int n);
+int kt_walk_options(const struct kt_command_help *help, int argc, char **argv, void *ctx,
+		    kt_walk_fn *fn);
+
 /* The one usage message: "ktrace CMD: FLAG 'VALUE' WHY" (no quotes without a value); -EINVAL. */
 int kt_option_error(const char *cmd, const char *flag, const char *value, const char *why);
 /* kt_option_error's message, as the enum kt_result of a check after parsing */

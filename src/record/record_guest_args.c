@@ -87,63 +87,6 @@ static int parse_spec(struct record_guest *g, const char *spec, int *unnamed)
 	return ret;
 }
 
-static const struct kt_option *find_long(const struct kt_option *t, const char *name, size_t len)
-{
-	for (; t->id; t++)
-		if (t->long_name && strlen(t->long_name) == len && !strncmp(t->long_name, name, len))
-			return t;
-	return NULL;
-}
-
-static const struct kt_option *find_short(const struct kt_option *t, int c)
-{
-	for (; t->id; t++)
-		if (t->id == c && c < 256)
-			return t;
-	return NULL;
-}
-
-/*
- * The option at argv[i]: how many words it takes (1 or 2), its row (NULL if unknown) and its
- * argument (NULL without one).
- */
-static int option_words(const struct kt_option *table, int argc, char **argv, int i,
-			const struct kt_option **row, const char **arg)
-{
-	const char *a = argv[i], *eq;
-	bool has_next = i + 1 < argc;
-	int j;
-
-	*arg = NULL;
-	if (a[1] == '-') {
-		eq = strchr(a, '=');
-		*row = find_long(table, a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2));
-		if (eq)
-			*arg = eq + 1;
-		if (!*row || eq || (*row)->arg == KT_ARG_NONE)
-			return 1;
-		if ((*row)->arg == KT_ARG_OPTIONAL &&
-		    (!((*row)->flags & KT_OPT_NEXT_WORD) || !has_next || argv[i + 1][0] == '-'))
-			return 1;
-		*arg = has_next ? argv[i + 1] : NULL;
-		return has_next ? 2 : 1;
-	}
-	/* a cluster of short options: the first one that takes an argument ends it */
-	for (j = 1; a[j]; j++) {
-		*row = find_short(table, (unsigned char)a[j]);
-		if (!*row || (*row)->arg == KT_ARG_NONE)
-			continue;
-		if (a[j + 1] || (*row)->arg == KT_ARG_OPTIONAL) {
-			*arg = a[j + 1] ? a + j + 1 : NULL;
-			return 1;
-		}
-		*arg = has_next ? argv[i + 1] : NULL;
-		return has_next ? 2 : 1;
-	}
-	*row = a[2] ? NULL : find_short(table, (unsigned char)a[1]);
-	return 1;
-}
-
 static int add_guest(struct record_guests *gs, const char *spec, int *unnamed)
 {
 	struct record_guest *g = realloc(gs->g, sizeof(*g) * (size_t)(gs->nr + 1));
@@ -175,46 +118,67 @@ static int push_words(struct record_guest *g, char **host, int *nr_host, char **
 	return 0;
 }
 
+/* Where the words of the command line go while they are walked. */
+struct split_walk {
+	struct record_guests *gs;
+	struct record_guest *cur;	/* the guest whose options these are, NULL: the host's */
+	char **argv;
+	char **host;
+	int *nr_host;
+	int unnamed;
+	int end;			/* the first word not handed out yet */
+};
+
+static int split_option(void *ctx, const struct kt_option *row, const char *arg, int first,
+			int n)
+{
+	struct split_walk *w = ctx;
+	const char *word = w->argv[first];
+	int ret = 0;
+
+	w->end = first + n;
+	if (row && row->id == 'A' && word[1] == 'A') {
+		if (!arg)
+			return kt_option_error("record", "-A", NULL, "needs a guest");
+		ret = add_guest(w->gs, arg, &w->unnamed);
+		w->cur = ret ? NULL : &w->gs->g[w->gs->nr - 1];
+	} else if (row && row->long_name && !strcmp(row->long_name, "name")) {
+		if (!w->cur)
+			return kt_option_error("record", "--name", arg,
+					       "names a guest: give it after -A");
+		free(w->cur->name);
+		w->cur->name = arg ? strdup(arg) : NULL;
+		if (!w->cur->name)
+			ret = -ENOMEM;
+	} else {
+		/* -B starts a host instance, which ends the guest's options */
+		if (row && row->id == 'B' && word[1] == 'B')
+			w->cur = NULL;
+		if (w->cur && row && row->id == 'C')
+			w->cur->has_clock = true;
+		ret = push_words(w->cur, w->host, w->nr_host, w->argv + first, n);
+	}
+	return ret;
+}
+
+/* The options walked as record's parser reads them (kt_walk_options), each sent its way. */
 static int split(const struct kt_option *table, int argc, char **argv, char **host,
 		 int *nr_host, struct record_guests *gs)
 {
-	struct record_guest *cur = NULL;
-	const struct kt_option *row;
-	int i = 1, n, ret = 0, unnamed = 0;
-	const char *arg;
+	const struct kt_command_help help = { .name = "record", .options = table };
+	struct split_walk w = {
+		.gs = gs, .argv = argv, .host = host, .nr_host = nr_host, .end = 1,
+	};
+	int ret;
 
 	host[(*nr_host)++] = argv[0];
-	while (!ret && i < argc) {
-		if (argv[i][0] != '-' || !argv[i][1] || !strcmp(argv[i], "--"))
-			break;
-		n = option_words(table, argc, argv, i, &row, &arg);
-		if (row && row->id == 'A' && argv[i][1] == 'A') {
-			if (!arg)
-				return kt_option_error("record", "-A", NULL, "needs a guest");
-			ret = add_guest(gs, arg, &unnamed);
-			cur = ret ? NULL : &gs->g[gs->nr - 1];
-		} else if (row && row->long_name && !strcmp(row->long_name, "name")) {
-			if (!cur)
-				return kt_option_error("record", "--name", arg,
-						       "names a guest: give it after -A");
-			free(cur->name);
-			cur->name = arg ? strdup(arg) : NULL;
-			if (!cur->name)
-				ret = -ENOMEM;
-		} else {
-			/* -B starts a host instance, which ends the guest's options */
-			if (row && row->id == 'B' && argv[i][1] == 'B')
-				cur = NULL;
-			if (cur && row && row->id == 'C')
-				cur->has_clock = true;
-			ret = push_words(cur, host, nr_host, argv + i, n);
-		}
-		i += n;
-	}
-	/* the command and its arguments run on the host */
-	while (i < argc)
-		host[(*nr_host)++] = argv[i++];
-	return ret;
+	ret = kt_walk_options(&help, argc, argv, &w, split_option);
+	if (ret < 0 || ret > argc)
+		return ret < 0 ? ret : -EINVAL;
+	/* a "--", then the command and its arguments: the host's */
+	while (w.end < argc)
+		host[(*nr_host)++] = argv[w.end++];
+	return 0;
 }
 
 int record_guests_split(const struct kt_option *table, int argc, char **argv, int *host_argc,

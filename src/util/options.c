@@ -185,6 +185,16 @@ static const char *bad_flag(char **argv, char *buf, size_t size)
 	return buf;
 }
 
+/* KT_OPT_NEXT_WORD: an optional argument may be the next word, when it is not an option. */
+static const char *next_word_arg(const struct kt_option *o, const char *arg, int argc,
+				 char **argv)
+{
+	if (!arg && o && o->arg == KT_ARG_OPTIONAL && (o->flags & KT_OPT_NEXT_WORD) &&
+	    optind < argc && argv[optind][0] != '-')
+		return argv[optind++];
+	return arg;
+}
+
 /* One option getopt_long returned: 0, or an enum kt_result after its message. */
 static int take_option(const struct kt_command_help *help, int c, int argc, char **argv,
 		       void *ctx)
@@ -207,9 +217,7 @@ static int take_option(const struct kt_command_help *help, int c, int argc, char
 	o = find_row(help, c);
 	if (!o)
 		return KT_ERR_FAILED;
-	if (!arg && o->arg == KT_ARG_OPTIONAL && (o->flags & KT_OPT_NEXT_WORD) && optind < argc &&
-	    argv[optind][0] != '-')
-		arg = argv[optind++];
+	arg = next_word_arg(o, arg, argc, argv);
 	ret = apply_row(help, o, arg, ctx);
 	if (ret && ret != -EINVAL && ret < KT_HELP_SHOWN)
 		fprintf(stderr, "ktrace %s: %s: %s\n", help->name, row_name(o, name, sizeof(name)),
@@ -249,6 +257,30 @@ int kt_parse_options(const struct kt_command_help *help, int argc, char **argv, 
 		return KT_ERR_USAGE;
 	}
 	return 0;
+}
+
+int kt_walk_options(const struct kt_command_help *help, int argc, char **argv, void *ctx,
+		    kt_walk_fn *fn)
+{
+	char shortopts[256];
+	struct option *lo;
+	int c, start, ret = build_tables(help, shortopts, sizeof(shortopts), &lo);
+
+	if (ret)
+		return ret;
+	/* optind 0 (build_tables) restarts glibc's scan; the words counted start at 1 */
+	start = 1;
+	while (!ret && (c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+		const struct kt_option *o = c == '?' || c == ':' ? NULL : find_row(help, c);
+		const char *arg = next_word_arg(o, optarg, argc, argv);
+		/* a word ends when getopt moves past it: a cluster's options share one */
+		int n = optind > start ? optind - start : 0;
+
+		ret = fn(ctx, o, arg, start, n);
+		start += n;
+	}
+	free(lo);
+	return ret ? ret : optind;
 }
 
 void kt_usage(FILE *out, const struct kt_command_help *help)
