@@ -164,7 +164,7 @@ const char *sql_format_common_column(const struct report_event_layout *el, int c
 /* The modules of the tables of records (sql_vtab.c), made by these (their xCreate). */
 extern const sqlite3_module sql_events_module, sql_format_module, sql_lost_module;
 /* fgraph_call (sql_fgraph.c), syscall (sql_syscall.c): aux is the struct sql_trace */
-extern const sqlite3_module sql_fgraph_module, sql_syscall_module;
+extern const sqlite3_module sql_fgraph_module, sql_syscall_module, sql_slice_module;
 int sql_table_error(sqlite3_vtab *vtab, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

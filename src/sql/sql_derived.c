@@ -6,9 +6,7 @@
  * ordered by (ts, rowid): a format table's rowid is the record's place in the file's order, the
  * same in every table of one query, which keeps two records of one timestamp in file order.
  *
- *   sched_slice   one row per sched_switch: the task switched in (next_pid, next_comm) ran on
- *                 that cpu from ts for dur, until the next sched_switch of the cpu, whose
- *                 prev_state is end_state (NULL, as dur, for the last one of each cpu)
+ *   sched_slice   sql_slice.c's (one walk, not a view)
  *   thread_state  per task, from each change to the next: running (switched in), what
  *                 task_state() says of prev_state when switched out, runnable when woken
  *                 or forked (with the waker, or the parent); a wakeup of a task that is
@@ -39,6 +37,24 @@ const char *sql_format_table(const struct sql_trace *t, const char *system, cons
 		if (t->formats[i].event_id == e->id)
 			return t->formats[i].table;
 	return NULL;
+}
+
+int sql_walk_table_create(sqlite3 *db, struct sql_trace *t, const char *table,
+			  const sqlite3_module *module, struct strbuf *err)
+{
+	char *name = sql_prefixed(t, table);
+	int ret;
+
+	if (!name)
+		return -ENOMEM;
+	if (sqlite3_create_module(db, name, module, t) != SQLITE_OK) {
+		strbuf_addf(err, "table %s: %s", name, sqlite3_errmsg(db));
+		sqlite3_free(name);
+		return -ENOMEM;
+	}
+	ret = strv_push(&t->tables, name);
+	sqlite3_free(name);
+	return ret;
 }
 
 int sql_view_create(sqlite3 *db, struct sql_trace *t, const struct sql_view *v,
@@ -75,8 +91,6 @@ int sql_view_create(sqlite3 *db, struct sql_trace *t, const struct sql_view *v,
 	return ret;
 }
 
-static const struct sql_view sched_slice = {
-	"sched_slice", "cpu, ts, dur, pid, comm, end_state" };
 static const struct sql_view thread_state = {
 	"thread_state", "ts, dur, pid, comm, state, cpu, waker_pid, waker_comm" };
 static const struct sql_view wakeup = {
@@ -103,14 +117,9 @@ static int sched_views(sqlite3 *db, struct sql_trace *t, struct strbuf *err)
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
-	if (sw)
-		strbuf_addf(&sb, "SELECT cpu, ts, lead(ts) OVER w - ts, next_pid, next_comm, "
-			    "lead(prev_state) OVER w FROM \"%s\" "
-			    "WINDOW w AS (PARTITION BY cpu ORDER BY ts, rowid) ORDER BY ts, cpu", sw);
-	ret = sql_view_create(db, t, &sched_slice, sw ? strbuf_str(&sb) : NULL, err);
-
-	strbuf_reset(&sb);
-	if (sw) {
+	/* sql_slice.c's table, where the view would be in the list */
+	ret = sql_walk_table_create(db, t, "sched_slice", &sql_slice_module, err);
+	if (!ret && sw) {
 		strbuf_addf(&sb, "WITH ev AS (SELECT ts, rowid AS seq, cpu, next_pid AS pid, "
 			    "next_comm AS comm, 'running' AS state, 0 AS woken, NULL AS waker_pid, "
 			    "NULL AS waker_comm FROM \"%s\" WHERE next_pid <> 0 "

@@ -14,6 +14,12 @@ struct sql_view {
 /* NAME with the file's table prefix (sql.h: m1_ for a second -i): sqlite3_free() it */
 char *sql_prefixed(const struct sql_trace *t, const char *name);
 const char *sql_format_table(const struct sql_trace *t, const char *system, const char *name);
+/*
+ * A table of its own module (a walk: sql_slice.c, sql_syscall.c, ...), named with the file's
+ * prefix and listed in t's tables; 0 or -errno.
+ */
+int sql_walk_table_create(sqlite3 *db, struct sql_trace *t, const char *table,
+			  const sqlite3_module *module, struct strbuf *err);
 /* Creates the view v from the SELECT body, or with no rows when body is NULL; 0 or -errno. */
 int sql_view_create(sqlite3 *db, struct sql_trace *t, const struct sql_view *v,
 		    const char *body, struct strbuf *err);

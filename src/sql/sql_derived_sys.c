@@ -35,24 +35,6 @@ static void add_pairs(struct strbuf *sb, const char *by, const char *key, const 
 
 #define PAIRED(X) "CASE WHEN paired THEN " X " END"
 
-/* sql_syscall.c's table, where the view would be in the list */
-static int syscall_create(sqlite3 *db, struct sql_trace *t, struct strbuf *err)
-{
-	char *name = sql_prefixed(t, "syscall");
-	int ret;
-
-	if (!name)
-		return -ENOMEM;
-	if (sqlite3_create_module(db, name, &sql_syscall_module, t) != SQLITE_OK) {
-		strbuf_addf(err, "table %s: %s", name, sqlite3_errmsg(db));
-		sqlite3_free(name);
-		return -ENOMEM;
-	}
-	ret = strv_push(&t->tables, name);
-	sqlite3_free(name);
-	return ret;
-}
-
 static int irq_create(sqlite3 *db, struct sql_trace *t, struct strbuf *err)
 {
 	const char *entry = sql_format_table(t, "irq", "irq_handler_entry");
@@ -154,7 +136,7 @@ static int task_create(sqlite3 *db, struct sql_trace *t, struct strbuf *err)
 
 int sql_sys_views_create(sqlite3 *db, struct sql_trace *t, struct strbuf *err)
 {
-	int ret = syscall_create(db, t, err);
+	int ret = sql_walk_table_create(db, t, "syscall", &sql_syscall_module, err);
 
 	if (!ret)
 		ret = irq_create(db, t, err);

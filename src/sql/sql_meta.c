@@ -117,23 +117,19 @@ static int fill(sqlite3 *db, struct sql_trace *t, struct strbuf *err)
 
 int sql_meta_create(sqlite3 *db, struct sql_trace *t, struct strbuf *err)
 {
-	static const char *const names[] = { "lost_events", "fgraph_call", "files", "instances" };
-	const sqlite3_module *modules[] = { &sql_lost_module, &sql_fgraph_module };
-	int i, ret = 0;
+	static const char *const names[] = { "files", "instances" };
+	int i, ret = sql_walk_table_create(db, t, "lost_events", &sql_lost_module, err);
 
-	for (i = 0; i < 4 && !ret; i++) {
+	if (!ret)
+		ret = sql_walk_table_create(db, t, "fgraph_call", &sql_fgraph_module, err);
+	if (!ret)
+		ret = fill(db, t, err);
+	for (i = 0; i < 2 && !ret; i++) {
 		char *name = sql_prefixed(t, names[i]);
 
 		if (!name)
 			return -ENOMEM;
-		if (i < 2 && sqlite3_create_module(db, name, modules[i], t) != SQLITE_OK) {
-			strbuf_addf(err, "table %s: %s", name, sqlite3_errmsg(db));
-			ret = -ENOMEM;
-		}
-		if (i == 2 && !ret)
-			ret = fill(db, t, err);
-		if (!ret)
-			ret = strv_push(&t->tables, name);
+		ret = strv_push(&t->tables, name);
 		sqlite3_free(name);
 	}
 	return ret;
