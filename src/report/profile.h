@@ -68,12 +68,15 @@ struct profile_task {
 	uint64_t *stack_ips;		/* the stack that came, until its block ends */
 	size_t stack_nr;
 	int nr_merged;			/* --by-comm: tasks in this row (pid: the lowest) */
+	unsigned int cpu;		/* where it runs, while its state is running */
 };
 
-/* What the trace says a CPU runs: idle since its last switch went to pid 0 */
+/* What the trace says a CPU runs: task `cur` (pid 0: idle) since `since` */
 struct profile_cpu {
+	bool known;			/* an event of the CPU was seen */
 	bool idle;
-	uint64_t since;			/* that last switch */
+	int cur;
+	uint64_t since;
 };
 
 struct profile {
@@ -94,6 +97,12 @@ void profile_note_ts(struct profile *p, uint64_t ts);
 int profile_switch(struct profile *p, unsigned int cpu, uint64_t ts, int prev_pid,
 		   const char *prev_comm, unsigned long long prev_state, int next_pid,
 		   const char *next_comm);
+/*
+ * An event that only the task running on `cpu` can make, outside the switch itself (the
+ * scheduler's events but sched_switch): it tells the CPU runs `pid`, when the switch to it is
+ * missing from the file.
+ */
+int profile_running(struct profile *p, unsigned int cpu, uint64_t ts, int pid);
 /*
  * sched_waking, sched_wakeup, or (new) sched_process_fork's child and sched_wakeup_new: a task
  * that never ran.

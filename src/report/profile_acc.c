@@ -162,29 +162,11 @@ static int switch_state(unsigned long long prev_state)
 	return PROFILE_OTHER;
 }
 
-/*
- * The switch-in of a task leaving a CPU the trace shows idle was not recorded. Some kernels
- * drop switches out of the idle task (this project's test VM does, on one CPU): the task,
- * runnable since t->since, came onto the idle CPU as soon as it could, at the later of the two.
- */
-static int switch_in_unrecorded(struct profile *p, struct profile_task *t, uint64_t idle_since)
-{
-	uint64_t in = idle_since > t->since ? idle_since : t->since;
-	int ret = close_state(p, t, in);
-
-	enter(t, PROFILE_RUN, in);
-	return ret;
-}
-
 static int switch_out(struct profile *p, uint64_t ts, struct profile_task *t,
-		      unsigned long long prev_state, const uint64_t *idle_since)
+		      unsigned long long prev_state)
 {
 	int state = switch_state(prev_state), ret = 0;
 
-	if (idle_since && (t->state == PROFILE_WAIT || t->state == PROFILE_PREEMPT))
-		ret = switch_in_unrecorded(p, t, *idle_since);
-	if (ret)
-		return ret;
 	if (t->state == ST_UNSEEN) {
 		/* it was on this CPU since the file's start */
 		t->state = PROFILE_RUN;
@@ -213,25 +195,94 @@ static struct profile_cpu *cpu_of(struct profile *p, unsigned int cpu)
 	return &p->cpus[cpu];
 }
 
+static void set_current(struct profile_cpu *c, int pid, uint64_t ts)
+{
+	c->known = true;
+	c->cur = pid;
+	c->idle = !pid;
+	c->since = ts;
+}
+
+/*
+ * Task `pid` runs on CPU `cpu` at ts, where the trace had another task: the kernel left out
+ * the switch between them. Some kernels drop the events made while certain tasks run (this
+ * project's test VM drops those of the idle task on one CPU, and those of its own agent's
+ * threads, switches included), and nothing in the file says so. The task that was running left
+ * at an unknown moment: its time since ts is "other" until it is seen again. The task now
+ * running came onto the CPU at ts, or, on a CPU that was idle, as soon as it was runnable.
+ */
+static int switch_unrecorded(struct profile *p, struct profile_cpu *c, unsigned int cpu,
+			     uint64_t ts, int pid)
+{
+	struct profile_task key = { .pid = c->cur }, **slot, *t;
+	uint64_t in = ts;
+	int ret = 0;
+
+	slot = c->cur ? tfind(&key, &p->root, task_cmp) : NULL;
+	if (slot && (*slot)->state == PROFILE_RUN && (*slot)->cpu == cpu) {
+		ret = close_state(p, *slot, ts);
+		enter(*slot, PROFILE_OTHER, ts);
+	}
+	if (ret || !pid) {
+		set_current(c, pid, ts);
+		return ret;
+	}
+	t = task_of(p, pid, NULL);
+	if (!t)
+		return -ENOMEM;
+	if (c->idle)
+		in = t->state != ST_UNSEEN && t->since > c->since ? t->since : c->since;
+	if (in > ts)
+		in = ts;
+	set_current(c, pid, in);
+	if (t->state == PROFILE_RUN) {
+		/* it moved from a CPU whose switch out of it is missing: it ran on */
+		t->cpu = cpu;
+		return 0;
+	}
+	ret = close_state(p, t, in);
+	enter(t, PROFILE_RUN, in);
+	t->cpu = cpu;
+	t->want_stack = false;
+	return ret;
+}
+
+/* `pid` made an event on `cpu` at ts as the task running there. */
+static int note_running(struct profile *p, struct profile_cpu *c, unsigned int cpu, uint64_t ts,
+			int pid)
+{
+	if (!c->known) {
+		set_current(c, pid, ts);
+		return 0;
+	}
+	return pid == c->cur ? 0 : switch_unrecorded(p, c, cpu, ts, pid);
+}
+
+int profile_running(struct profile *p, unsigned int cpu, uint64_t ts, int pid)
+{
+	struct profile_cpu *c = cpu_of(p, cpu);
+
+	return c ? note_running(p, c, cpu, ts, pid) : -ENOMEM;
+}
+
 int profile_switch(struct profile *p, unsigned int cpu, uint64_t ts, int prev_pid,
 		   const char *prev_comm, unsigned long long prev_state, int next_pid,
 		   const char *next_comm)
 {
 	struct profile_cpu *c = cpu_of(p, cpu);
 	struct profile_task *t;
-	int ret = 0;
+	int ret;
 
 	if (!c)
 		return -ENOMEM;
+	/* the switch is made by the task leaving: it was running here */
+	ret = note_running(p, c, cpu, ts, prev_pid);
 	/* pid 0 is each CPU's idle task: its time is the CPU's idle time, not a task's */
-	if (prev_pid) {
+	if (!ret && prev_pid) {
 		t = task_of(p, prev_pid, prev_comm);
-		if (!t)
-			return -ENOMEM;
-		ret = switch_out(p, ts, t, prev_state, c->idle ? &c->since : NULL);
+		ret = t ? switch_out(p, ts, t, prev_state) : -ENOMEM;
 	}
-	c->idle = !next_pid;
-	c->since = ts;
+	set_current(c, next_pid, ts);
 	if (!next_pid || ret)
 		return ret;
 	t = task_of(p, next_pid, next_comm);
@@ -241,6 +292,7 @@ int profile_switch(struct profile *p, unsigned int cpu, uint64_t ts, int prev_pi
 		ret = close_state(p, t, ts);
 	t->want_stack = false;
 	enter(t, PROFILE_RUN, ts);
+	t->cpu = cpu;
 	return ret;
 }
 

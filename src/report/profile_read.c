@@ -29,6 +29,9 @@ struct profile_reader {
 	struct tep_format_field *child_pid, *child_comm;
 	struct tep_format_field *stack_size, *stack_caller;
 	unsigned long nr_switches;
+	/* by event id: the scheduler's events but sched_switch (profile_running()) */
+	bool *on_cpu;
+	int nr_ids;
 };
 
 static unsigned long long num(struct tep_format_field *f, const struct tep_record *r)
@@ -114,6 +117,13 @@ static int read_record(struct profile_reader *rd, struct tep_record *r)
 	int type = tep_data_type(rd->tep, r), i;
 
 	profile_note_ts(rd->p, r->ts);
+	if (type >= 0 && type < rd->nr_ids && rd->on_cpu[type]) {
+		int ret = profile_running(rd->p, (unsigned int)r->cpu, r->ts,
+					  tep_data_pid(rd->tep, r));
+
+		if (ret)
+			return ret;
+	}
 	if (type == rd->sw.id) {
 		rd->nr_switches++;
 		return read_switch(rd, r);
@@ -125,6 +135,31 @@ static int read_record(struct profile_reader *rd, struct tep_record *r)
 	for (i = 0; i < 3; i++)
 		if (type == rd->wk[i].id)
 			return read_wakeup(rd, &rd->wk[i], r, i == 2);
+	return 0;
+}
+
+/*
+ * The scheduler's events are made with interrupts enabled, by the task running, or in an
+ * interrupt on its CPU, never between sched_switch and the switch itself, where the task
+ * leaving still makes events (function entries, tlb_flush, the switch's own stack).
+ */
+static int find_on_cpu_events(struct profile_reader *rd)
+{
+	struct tep_event **events = tep_list_events(rd->tep, TEP_EVENT_SORT_ID);
+	int i, n = tep_get_events_count(rd->tep), max = -1;
+
+	if (!events)
+		return n ? -ENOMEM : 0;
+	for (i = 0; i < n; i++)
+		if (events[i]->id > max)
+			max = events[i]->id;
+	rd->on_cpu = calloc((size_t)max + 1, sizeof(*rd->on_cpu));
+	if (!rd->on_cpu)
+		return max < 0 ? 0 : -ENOMEM;
+	rd->nr_ids = max + 1;
+	for (i = 0; i < n; i++)
+		rd->on_cpu[events[i]->id] = events[i]->system && events[i]->id != rd->sw.id &&
+					    !strcmp(events[i]->system, "sched");
 	return 0;
 }
 
@@ -153,7 +188,7 @@ static int reader_init(struct profile_reader *rd, struct tep_handle *tep, struct
 	rd->child_comm = fork ? tep_find_any_field(fork, "child_comm") : NULL;
 	if (rd->child_pid && rd->child_comm)
 		rd->fork_id = fork->id;
-	return 0;
+	return find_on_cpu_events(rd);
 }
 
 static int check_opts(const struct report_opts *o, struct strbuf *err)
@@ -186,6 +221,7 @@ static int read_file(struct dat_file *df, struct profile *p, struct strbuf *err)
 	while (!ret && (ret = report_stream_next(rs, &ev, err)) > 0)
 		ret = read_record(&rd, ev.record);
 	report_stream_close(rs);
+	free(rd.on_cpu);
 	if (!ret && !rd.nr_switches) {
 		/* every file has the format; an empty table would look like an idle system */
 		strbuf_addstr(err, "--profile: the file holds no sched_switch event "

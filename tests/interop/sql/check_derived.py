@@ -154,8 +154,9 @@ def check_thread_state(case, dat, ex):
     """RUNNING per task (ms) and RUNS against report --profile, for the tasks whose first
     change the file shows is a switch-in or a wakeup (before a first switch-out, profile
     counts the time from the file's start, which thread_state cannot know) and that never
-    leave a CPU without a switch-in after their wakeup (profile infers the switch-in the
-    kernel did not record; thread_state shows what the file has). A file whose clock is not
+    leave a CPU without a switch-in after their wakeup or run beside another task's scheduler
+    event on their CPU (profile infers the switches the kernel did not record; thread_state
+    shows what the file has). A file whose clock is not
     in ns (profile prints no ms) is left out: the example's ms are ns / 1e6."""
     if not sql(dat, "SELECT 1 AS x FROM sched_switch LIMIT 1") if "sched_switch" in \
        tables(dat) else True:
@@ -174,6 +175,13 @@ def check_thread_state(case, dat, ex):
         dat, "SELECT pid FROM (SELECT pid, state, waker_pid, lag(state) OVER (PARTITION BY pid "
         "ORDER BY ts) AS before FROM thread_state) WHERE waker_pid IS NULL AND "
         "state <> 'running' AND before <> 'running'")}
+    # a scheduler event (not a switch) of another task on the CPU of a running task: the
+    # kernel left out the switch between them, which profile infers there and then
+    for r in sql(dat, "SELECT DISTINCT s.pid AS a, e.pid AS b FROM thread_state s JOIN events e "
+                 "ON e.cpu = s.cpu AND e.ts > s.ts AND (s.dur IS NULL OR e.ts < s.ts + s.dur) "
+                 "WHERE s.state = 'running' AND e.system = 'sched' AND "
+                 "e.name <> 'sched_switch' AND e.pid <> s.pid"):
+        unrecorded |= {r["a"], r["b"]}
     if not re.search(r"^Times in ms", text, re.M) or \
        not re.search(r"\d\.\d{3} ms from", text):
         return

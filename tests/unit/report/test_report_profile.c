@@ -165,6 +165,41 @@ static void test_idle_switch_lost(void **state)
 	profile_release(&p);
 }
 
+/*
+ * A kernel that drops every event of some task (the test VM's does for its agent's threads),
+ * its switches included: t is preempted by the agent at 100, the agent's switch back to t is
+ * missing, and t's next scheduler event at 250 tells that t runs again. The agent left at an
+ * unknown moment: "other" from 250. An event of the idle task (pid 0) at 500 ends sh's run.
+ */
+static void test_hidden_task_switch_lost(void **state)
+{
+	struct profile p = { 0 };
+	const struct profile_task *t;
+
+	(void)state;
+	profile_note_ts(&p, 0);
+	assert_int_equal(profile_switch(&p, 1, 0, 9, "sh", 0, 5, "t"), 0);
+	assert_int_equal(profile_switch(&p, 1, 100, 5, "t", 0, 71, "agent"), 0);
+	assert_int_equal(profile_running(&p, 1, 250, 5), 0);
+	assert_int_equal(profile_running(&p, 1, 260, 5), 0);
+	assert_int_equal(profile_switch(&p, 1, 400, 5, "t", S, 9, "sh"), 0);
+	assert_int_equal(profile_running(&p, 1, 500, 0), 0);
+	profile_note_ts(&p, 600);
+	assert_int_equal(profile_finish(&p), 0);
+
+	t = task(&p, 5);
+	check_sum(&t->sum[PROFILE_RUN], 100 + 150, 2, 150);
+	check_sum(&t->sum[PROFILE_PREEMPT], 150, 1, 150);
+	check_sum(&t->sum[PROFILE_SLEEP], 200, 1, 200);
+	t = task(&p, 71);
+	check_sum(&t->sum[PROFILE_RUN], 150, 1, 150);
+	check_sum(&t->sum[PROFILE_OTHER], 100 + 350, 2, 350);	/* unseen before 100 */
+	t = task(&p, 9);
+	check_sum(&t->sum[PROFILE_RUN], 0 + 100, 2, 100);	/* from the file's start to 0 */
+	check_sum(&t->sum[PROFILE_OTHER], 100, 1, 100);
+	profile_release(&p);
+}
+
 /* A task first seen switched in was off CPU since the file's start for an unknown reason. */
 static void test_clipped(void **state)
 {
@@ -327,6 +362,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_states),
 		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_idle_switch_lost),
+		cmocka_unit_test(test_hidden_task_switch_lost),
 		cmocka_unit_test(test_clipped),
 		cmocka_unit_test(test_by_comm),
 		cmocka_unit_test(test_corpus),
