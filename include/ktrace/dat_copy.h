@@ -22,6 +22,18 @@
 int dat_file_copy(struct dat_file *df, int out_fd, const struct dat_writer_config *cfg,
 		  const char *tmp_dir, struct strbuf *err);
 
+/* What a copy adds: an option, or for BTF_FILE and MODULES_FILE the content of the section */
+struct dat_extra {
+	uint16_t id;
+	const void *data;
+	uint64_t size;
+};
+
+/* dat_file_copy() with `extra` written after df's options (a v6 copy leaves out sections). */
+int dat_file_copy_with(struct dat_file *df, int out_fd, const struct dat_writer_config *cfg,
+		       const char *tmp_dir, const struct dat_extra *extra, int nr_extra,
+		       struct strbuf *err);
+
 /*
  * Only the six metadata payloads of df (headers ... cmdlines), handed to w as they are: what a
  * file cut out of df needs before its own CPU data (split). A file of the other byte order is

@@ -2,6 +2,8 @@
 #ifndef KTRACE_DAT_FORMAT_H
 #define KTRACE_DAT_FORMAT_H
 
+#include <stdbool.h>
+
 /*
  * Constants of the trace.dat format (v6 and v7) shared by the reader and the writer.
  * The format is described in trace-cmd's Documentation/trace-cmd/trace-cmd.dat.v7.5.txt.
@@ -41,8 +43,22 @@ enum dat_option_id {
 	DAT_OPT_PRINTK = 20,
 	DAT_OPT_CMDLINES = 21,
 	DAT_OPT_BUFFER_TEXT = 22,
+	/*
+	 * trace-cmd 3.4's: sections holding /sys/kernel/btf/vmlinux (function arguments) and
+	 * /proc/modules, and the text "INSTANCE:CONTENT" of a persistent instance's
+	 * last_boot_info (the boot its data comes from).
+	 */
+	DAT_OPT_BTF_FILE = 23,
+	DAT_OPT_LAST_BOOT_INFO = 24,
+	DAT_OPT_MODULES_FILE = 25,
 	DAT_OPT_MAX,
 };
+
+/* A section that no reading depends on, kept so that copies and dumps show it. */
+static inline bool dat_opt_is_file_section(int id)
+{
+	return id == DAT_OPT_BTF_FILE || id == DAT_OPT_MODULES_FILE;
+}
 
 /*
  * ktrace's own option, far above trace-cmd's ids: the file is incomplete, and its data (a

@@ -90,7 +90,8 @@ int dat_writer_cmdlines(struct dat_writer *w, const struct dat_blob *cmdlines, s
 /*
  * One of those six as another file holds it (dat_file_load_section, dat_file_load_v6_block):
  * the payload of option `id` (DAT_OPT_HEADER_INFO..DAT_OPT_CMDLINES), in the host's byte order,
- * written as is in place of the call of that id above.
+ * written as is in place of the call of that id above. Also trace-cmd 3.4's BTF_FILE and
+ * MODULES_FILE sections (a file's content), which a v6 file leaves out.
  */
 int dat_writer_metadata_payload(struct dat_writer *w, uint16_t id, const struct dat_blob *payload,
 				struct strbuf *err);

@@ -89,6 +89,17 @@ int dat_copy_metadata(struct dat_file *df, struct dat_writer *w, struct strbuf *
 			ret = dat_writer_metadata_payload(w, (uint16_t)id, &blob, err);
 		free(data);
 	}
+	for (id = DAT_OPT_BTF_FILE; !ret && id <= DAT_OPT_MODULES_FILE; id++) {
+		if (!dat_opt_is_file_section(id) || dat_file_version(df) < 7 ||
+		    !dat_file_option(df, id, 0, NULL))
+			continue;
+		ret = load_payload(df, id, &data, &size, err);
+		blob.data = data;
+		blob.size = size;
+		if (!ret)
+			ret = dat_writer_metadata_payload(w, (uint16_t)id, &blob, err);
+		free(data);
+	}
 	return ret;
 }
 
@@ -103,7 +114,8 @@ static bool layout_option(int id)
 	case DAT_OPT_STRINGS:
 		return true;
 	default:
-		return id >= DAT_OPT_HEADER_INFO && id <= DAT_OPT_CMDLINES;
+		return (id >= DAT_OPT_HEADER_INFO && id <= DAT_OPT_CMDLINES) ||
+		       dat_opt_is_file_section(id);
 	}
 }
 
@@ -265,8 +277,34 @@ static bool is_latency(struct dat_file *df)
 	return dat_file_nr_buffers(df) > 0 && dat_file_buffer(df, 0)->latency;
 }
 
+/* The additions of dat_file_copy_with(): file sections as metadata, the others as options */
+static int add_extra(struct dat_writer *w, const struct dat_extra *extra, int nr,
+		     struct strbuf *err)
+{
+	struct dat_blob blob;
+	int i, ret = 0;
+
+	for (i = 0; !ret && i < nr; i++) {
+		blob.data = extra[i].data;
+		blob.size = extra[i].size;
+		if (dat_opt_is_file_section(extra[i].id))
+			ret = dat_writer_metadata_payload(w, extra[i].id, &blob, err);
+		else
+			ret = dat_writer_add_option(w, extra[i].id, extra[i].data,
+						    (uint32_t)extra[i].size);
+	}
+	return ret;
+}
+
 int dat_file_copy(struct dat_file *df, int out_fd, const struct dat_writer_config *cfg,
 		  const char *tmp_dir, struct strbuf *err)
+{
+	return dat_file_copy_with(df, out_fd, cfg, tmp_dir, NULL, 0, err);
+}
+
+int dat_file_copy_with(struct dat_file *df, int out_fd, const struct dat_writer_config *cfg,
+		       const char *tmp_dir, const struct dat_extra *extra, int nr_extra,
+		       struct strbuf *err)
 {
 	struct dat_writer_config wc = *cfg;
 	struct dat_writer *w;
@@ -285,6 +323,8 @@ int dat_file_copy(struct dat_file *df, int out_fd, const struct dat_writer_confi
 	ret = dat_copy_metadata(df, w, err);
 	if (!ret)
 		ret = copy_options(df, w, err);
+	if (!ret)
+		ret = add_extra(w, extra, nr_extra, err);
 	if (!ret)
 		ret = dat_writer_cpu_count(w, cpu_count(df));
 	if (!ret)

@@ -491,6 +491,12 @@ int dat_writer_metadata_payload(struct dat_writer *w, uint16_t id, const struct 
 	};
 	struct kt_part part = { payload->size ? payload->data : "", payload->size };
 
+	if (dat_opt_is_file_section(id)) {
+		/* trace-cmd 3.4 writes them into v7 sections only: a v6 file has no place */
+		if (w->version < 7)
+			return 0;
+		return write_meta(w, id, id == DAT_OPT_BTF_FILE ? "BTF" : "modules", &part, 1, err);
+	}
 	if (id < DAT_OPT_HEADER_INFO || id > DAT_OPT_CMDLINES) {
 		if (err)
 			strbuf_addf(err, "option %u is not a metadata section", id);

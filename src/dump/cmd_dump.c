@@ -17,7 +17,7 @@
 enum {
 	OPT_ALL = 256, OPT_SUMMARY, OPT_HEAD_PAGE, OPT_HEAD_EVENT, OPT_FTRACE, OPT_SYSTEMS,
 	OPT_EVENTS, OPT_KALLSYMS, OPT_PRINTK, OPT_CMD_LINES, OPT_OPTIONS, OPT_FLYRECORD,
-	OPT_CLOCK, OPT_STRINGS, OPT_SECTIONS, OPT_VERBOSE,
+	OPT_CLOCK, OPT_STRINGS, OPT_SECTIONS, OPT_MODULES, OPT_VERBOSE,
 };
 
 struct dump_args {
@@ -51,6 +51,8 @@ static const struct kt_option dump_options_table[] = {
 	DUMP_ITEM(OPT_CLOCK, "clock", DUMP_CLOCK, "the trace clock"),
 	DUMP_ITEM(OPT_STRINGS, "strings", DUMP_STRINGS, "the strings of the metadata (v7)"),
 	DUMP_ITEM(OPT_SECTIONS, "sections", DUMP_SECTIONS, "every section (v7)"),
+	DUMP_ITEM(OPT_MODULES, "modules", DUMP_MODULES,
+		  "the kernel modules a trace-cmd 3.4 recording saved (v7)"),
 	KT_NOOP(OPT_VERBOSE, "verbose", KT_ARG_OPTIONAL, "LEVEL", "accepted for compatibility"),
 	{ 0 }
 };
@@ -137,7 +139,15 @@ static const unsigned int section_items[] = {
 	[DAT_OPT_KALLSYMS - DAT_OPT_HEADER_INFO] = DUMP_KALLSYMS,
 	[DAT_OPT_PRINTK - DAT_OPT_HEADER_INFO] = DUMP_TRACE_PRINTK,
 	[DAT_OPT_CMDLINES - DAT_OPT_HEADER_INFO] = DUMP_CMDLINES,
+	[DAT_OPT_MODULES_FILE - DAT_OPT_HEADER_INFO] = DUMP_MODULES,
 };
+
+/* The options that point at a section dump_meta_block() prints */
+static bool printed_section(int id)
+{
+	return (id >= DAT_OPT_HEADER_INFO && id <= DAT_OPT_CMDLINES) ||
+	       id == DAT_OPT_MODULES_FILE;
+}
 
 /* One metadata section; trace-cmd visits them from the last option back to the first. */
 static int dump_one_section(struct dump *d, int id, uint64_t offset)
@@ -184,7 +194,7 @@ static int dump_v7(struct dump *d)
 	dump_print(d, DUMP_SUMMARY | DUMP_OPTIONS, "\t[%d options]\n", count);
 	for (i = dat_file_nr_options(d->df) - 1; i >= 0; i--) {
 		data = dat_file_option_at(d->df, i, &id, &size, NULL);
-		if (id < DAT_OPT_HEADER_INFO || id > DAT_OPT_CMDLINES || size < 8)
+		if (!printed_section(id) || size < 8)
 			continue;
 		b.p = data;
 		b.len = size;

@@ -31,6 +31,7 @@ enum dump_items {
 	DUMP_CLOCK = 1 << 11,
 	DUMP_SECTIONS = 1 << 12,
 	DUMP_STRINGS = 1 << 13,
+	DUMP_MODULES = 1 << 14,		/* trace-cmd 3.4's --modules */
 };
 
 struct dump {

@@ -126,6 +126,12 @@ int dump_meta_block(struct dump *d, int id, const void *data, uint64_t size)
 		return sized_text(d, &b, 4, "Trace printk", DUMP_TRACE_PRINTK);
 	case DAT_OPT_CMDLINES:
 		return sized_text(d, &b, 8, "Saved command lines", DUMP_CMDLINES);
+	case DAT_OPT_MODULES_FILE:
+		/* trace-cmd 3.4 prints the whole /proc/modules it saved, even in the summary */
+		dump_print(d, DUMP_SUMMARY | DUMP_MODULES, "\t[Saved modules]\n");
+		dump_print(d, DUMP_SUMMARY | DUMP_MODULES, "%.*s", (int)size, (const char *)data);
+		dump_print(d, DUMP_SUMMARY | DUMP_MODULES, "\n[%d bytes]\n", (int)size);
+		return 0;
 	}
 	return 0;
 }

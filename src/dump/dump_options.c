@@ -224,6 +224,7 @@ static const char *const section_names[] = {
 	[DAT_OPT_KALLSYMS - DAT_OPT_HEADER_INFO] = "KALLSYMS",
 	[DAT_OPT_PRINTK - DAT_OPT_HEADER_INFO] = "PRINTK",
 	[DAT_OPT_CMDLINES - DAT_OPT_HEADER_INFO] = "CMDLINES",
+	[DAT_OPT_MODULES_FILE - DAT_OPT_HEADER_INFO] = "MODULES_FILE",
 };
 
 static void section_option(struct dump *d, int id, const void *data, uint32_t size)
@@ -255,7 +256,7 @@ static int one_option(struct dump *d, int id, const void *data, uint32_t size)
 	static const char *const text_names[DAT_OPT_MAX] = {
 		[DAT_OPT_DATE] = "DATE", [DAT_OPT_CPUSTAT] = "CPUSTAT", [DAT_OPT_UNAME] = "UNAME",
 		[DAT_OPT_HOOK] = "HOOK", [DAT_OPT_OFFSET] = "OFFSET", [DAT_OPT_VERSION] = "VERSION",
-		[DAT_OPT_PROCMAPS] = "PROCMAPS",
+		[DAT_OPT_PROCMAPS] = "PROCMAPS", [DAT_OPT_LAST_BOOT_INFO] = "LAST_BOOT_INFO",
 	};
 
 	if (id > 0 && id < DAT_OPT_MAX && text_names[id]) {
@@ -287,6 +288,7 @@ static int one_option(struct dump *d, int id, const void *data, uint32_t size)
 		tsc2nsec_option(d, data, size);
 		return 0;
 	case DAT_OPT_HEADER_INFO ... DAT_OPT_CMDLINES:
+	case DAT_OPT_MODULES_FILE:
 		section_option(d, id, data, size);
 		return 0;
 	case DAT_OPT_DONE:
