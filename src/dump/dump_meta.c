@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `ktrace dump`: the metadata blocks, summarized or shown in full. */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -129,8 +130,10 @@ int dump_meta_block(struct dump *d, int id, const void *data, uint64_t size)
 	case DAT_OPT_MODULES_FILE:
 		/* trace-cmd 3.4 prints the whole /proc/modules it saved, even in the summary */
 		dump_print(d, DUMP_SUMMARY | DUMP_MODULES, "\t[Saved modules]\n");
-		dump_print(d, DUMP_SUMMARY | DUMP_MODULES, "%.*s", (int)size, (const char *)data);
-		dump_print(d, DUMP_SUMMARY | DUMP_MODULES, "\n[%d bytes]\n", (int)size);
+		dump_print(d, DUMP_SUMMARY | DUMP_MODULES, "%.*s",
+			   size > INT_MAX ? INT_MAX : (int)size, (const char *)data);
+		dump_print(d, DUMP_SUMMARY | DUMP_MODULES, "\n[%llu bytes]\n",
+			   (unsigned long long)size);
 		return 0;
 	}
 	return 0;
