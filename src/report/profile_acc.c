@@ -230,8 +230,15 @@ static int switch_unrecorded(struct profile *p, struct profile_cpu *c, unsigned 
 	t = task_of(p, pid, NULL);
 	if (!t)
 		return -ENOMEM;
-	if (c->idle)
-		in = t->state != ST_UNSEEN && t->since > c->since ? t->since : c->since;
+	/*
+	 * An idle CPU takes a runnable task at once: one woken or preempted was runnable since
+	 * t->since. A sleeping one's wakeup is missing too, so when it became runnable is not
+	 * known; one never seen ran at most since the CPU went idle.
+	 */
+	if (c->idle && (t->state == PROFILE_WAIT || t->state == PROFILE_PREEMPT))
+		in = t->since > c->since ? t->since : c->since;
+	else if (c->idle && t->state == ST_UNSEEN)
+		in = c->since;
 	if (in > ts)
 		in = ts;
 	set_current(c, pid, in);

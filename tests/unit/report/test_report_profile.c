@@ -200,6 +200,32 @@ static void test_hidden_task_switch_lost(void **state)
 	profile_release(&p);
 }
 
+/*
+ * A sleeping task seen leaving an idle CPU: its wakeup and switch-in are both missing, so when
+ * it became runnable is unknown, and the sleep is not taken for running: it lasts to 400.
+ */
+static void test_sleeper_switch_lost(void **state)
+{
+	struct profile p = { 0 };
+	const struct profile_task *t;
+
+	(void)state;
+	profile_note_ts(&p, 0);
+	assert_int_equal(profile_switch(&p, 1, 0, 0, "swapper/1", 0, 8, "x"), 0);
+	assert_int_equal(profile_switch(&p, 1, 50, 8, "x", S, 0, "swapper/1"), 0);
+	assert_int_equal(profile_switch(&p, 0, 0, 0, "swapper/0", 0, 5, "t"), 0);
+	assert_int_equal(profile_switch(&p, 0, 100, 5, "t", S, 0, "swapper/0"), 0);
+	assert_int_equal(profile_switch(&p, 1, 400, 5, "t", 0, 9, "u"), 0);
+	profile_note_ts(&p, 500);
+	assert_int_equal(profile_finish(&p), 0);
+
+	t = task(&p, 5);
+	check_sum(&t->sum[PROFILE_RUN], 100 + 0, 2, 100);
+	check_sum(&t->sum[PROFILE_SLEEP], 300, 1, 300);
+	check_sum(&t->sum[PROFILE_PREEMPT], 100, 1, 100);
+	profile_release(&p);
+}
+
 /* A task first seen switched in was off CPU since the file's start for an unknown reason. */
 static void test_clipped(void **state)
 {
@@ -363,6 +389,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_idle_switch_lost),
 		cmocka_unit_test(test_hidden_task_switch_lost),
+		cmocka_unit_test(test_sleeper_switch_lost),
 		cmocka_unit_test(test_clipped),
 		cmocka_unit_test(test_by_comm),
 		cmocka_unit_test(test_corpus),
