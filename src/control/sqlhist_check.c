@@ -18,6 +18,7 @@
  * tracefs_synth_get_start_hist() adds the keys of a one-event query to a histogram it only
  * allocates at the first key, so a first selection cast AS _COUNTER_ adds the next key to NULL
  * ("SELECT CAST(pid AS _COUNTER_), comm FROM sched_wakeup" crashes trace-cmd 3.4's sqlhist).
+ * And one hang: a field selected twice (selected_twice()).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -110,6 +111,78 @@ static size_t first_counter(const char *sql, size_t len)
 	return found;
 }
 
+/* Where selection [a, b) names a field alone (FIELD, CAST(FIELD AS TYPE), either AS LABEL) */
+static bool plain_field(const char *sql, size_t a, size_t b, size_t *field, size_t *flen)
+{
+	size_t pos = a, start, wlen, words[6], lens[6], i, n = 0;
+
+	for (i = a; i < b; i++)
+		if (strchr("+-*/&|<>=!\"", sql[i]))
+			return false;
+	while (next_word(sql, b, &pos, &start, &wlen)) {
+		if (n == 6)
+			return false;
+		words[n] = start;
+		lens[n++] = wlen;
+	}
+	i = n && word_is(sql, words[0], lens[0], "cast") ? 1 : 0;
+	if (n != i + 1 && n != i + 3 && !(i && n == 6))
+		return false;
+	if (n > i + 1 && !word_is(sql, words[i + 1], lens[i + 1], "as"))
+		return false;
+	if (n == 6 && !word_is(sql, words[4], lens[4], "as"))
+		return false;
+	*field = words[i];
+	*flen = lens[i];
+	return true;
+}
+
+/*
+ * A field selected twice (under two labels, or once cast): libtracefs 1.6.4 then grows a list
+ * without end ("SELECT next_pid, next_pid AS x FROM sched_switch" takes all the memory there
+ * is). The offset of the second one, or len.
+ */
+static size_t selected_twice(const char *sql, size_t len)
+{
+	size_t pos = 0, start, wlen, a, i, fields[64], flens[64], nr = 0, f, fl, k;
+	int depth = 0;
+
+	if (!next_word(sql, len, &pos, &start, &wlen) || !word_is(sql, start, wlen, "select"))
+		return len;
+	for (a = i = pos; i <= len; i++) {
+		bool end = i == len;
+
+		if (!end && sql[i] == '"') {
+			while (++i < len && sql[i] != '"')
+				;
+			continue;
+		}
+		if (!end && sql[i] == '(')
+			depth++;
+		else if (!end && sql[i] == ')')
+			depth--;
+		if (!end && depth == 0 && word_char(sql[i]) && (i == 0 || !word_char(sql[i - 1])) &&
+		    i + 4 <= len && !strncasecmp(sql + i, "from", 4) &&
+		    (i + 4 == len || !word_char(sql[i + 4])))
+			end = true;
+		if (!end && !(sql[i] == ',' && depth == 0))
+			continue;
+		if (plain_field(sql, a, i, &f, &fl)) {
+			for (k = 0; k < nr; k++)
+				if (flens[k] == fl && !memcmp(sql + fields[k], sql + f, fl))
+					return f;
+			if (nr < 64) {
+				fields[nr] = f;
+				flens[nr++] = fl;
+			}
+		}
+		if (end)
+			break;
+		a = i + 1;
+	}
+	return len;
+}
+
 int sqlhist_check(const char *sql, size_t len, struct strbuf *err)
 {
 	size_t i, open_quote = 0, open_paren[SQLHIST_MAX_DEPTH];
@@ -153,6 +226,10 @@ int sqlhist_check(const char *sql, size_t len, struct strbuf *err)
 	if (i < len)
 		return refuse(err, i, "the first selection of a histogram cannot be a _COUNTER_ "
 			      "(libtracefs crashes on it): select a key first");
+	i = selected_twice(sql, len);
+	if (i < len)
+		return refuse(err, i, "a field selected twice (libtracefs never returns on it): "
+			      "select each field once");
 	return 0;
 }
 

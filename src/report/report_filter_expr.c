@@ -184,7 +184,18 @@ static const char *forced_string(const char *item)
 	return NULL;
 }
 
-static int next_token(struct expr_parser *p)
+/*
+ * The library's read_token() joins a token that reads "=" or "!" with a '~' right after it,
+ * whatever the token: the operators =~ and !~, but also the strings "=" and "!" (which become
+ * the strings "=~" and "!~", the '~' gone).
+ */
+static void join_tilde(struct expr_parser *p)
+{
+	if ((!strcmp(p->tok.text.buf, "=") || !strcmp(p->tok.text.buf, "!")) && peek(p) == '~')
+		strbuf_addch(&p->tok.text, next_char(p));
+}
+
+static int read_token(struct expr_parser *p)
 {
 	const char *forced;
 	int c;
@@ -228,9 +239,16 @@ static int next_token(struct expr_parser *p)
 	}
 	p->tok.type = TOK_OP;
 	read_op(p, c);
-	if ((c == '=' || c == '!') && p->tok.text.len == 1 && peek(p) == '~')
-		strbuf_addch(&p->tok.text, next_char(p));
 	return 0;
+}
+
+static int next_token(struct expr_parser *p)
+{
+	int ret = read_token(p);
+
+	if (!ret && p->tok.type != TOK_END)
+		join_tilde(p);
+	return ret;
 }
 
 /* --- the tree --- */

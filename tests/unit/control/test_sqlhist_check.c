@@ -54,6 +54,10 @@ static void test_passes(void **state)
 		      "start JOIN sched_switch AS end ON start.pid = end.next_pid");
 	/* _COUNTER_ inside a string is no cast */
 	assert_passes("SELECT comm FROM sched_waking WHERE comm == \"_COUNTER_\"");
+	/* one field under two prefixes, or inside two expressions, is two fields */
+	assert_passes("SELECT start.next_pid, end.next_pid FROM sched_switch AS start JOIN "
+		      "sched_switch AS end ON start.next_pid = end.prev_pid");
+	assert_passes("SELECT next_pid, (next_pid + 1) AS n FROM sched_switch");
 }
 
 static void test_refused(void **state)
@@ -80,6 +84,13 @@ static void test_refused(void **state)
 	assert_refused("select cast(pid as _counter_) from x", 36,
 		       "offset 19: the first selection of a histogram cannot be a _COUNTER_ "
 		       "(libtracefs crashes on it): select a key first");
+	/* libtracefs 1.6.4's tracefs_sql() grows a list until memory runs out */
+	assert_refused("SELECT next_pid AS a, next_pid AS b FROM sched_switch", 53,
+		       "offset 22: a field selected twice (libtracefs never returns on it): "
+		       "select each field once");
+	assert_refused("select prio, cast(prio as _COUNTER_) from x where a == 1", 56,
+		       "offset 18: a field selected twice (libtracefs never returns on it): "
+		       "select each field once");
 }
 
 int main(void)

@@ -119,6 +119,9 @@ static const struct bad bad[] = {
 	{ "sched_switch: (!!prev_pid == 1)",
 	  "libtraceevent cannot read this ')' after '!' (column 31)" },
 	{ "sched_switch: prev_pid 1", "expected an operator before '1' (column 24)" },
+	/* the library's read_token() makes the string "!" and the '~' after it one string */
+	{ "sched_switch: \"!\"~prev_comm",
+	  "expected an operator before 'prev_comm' (column 19)" },
 	{ "sched_switch: prev_pid == 1, next_pid == 1",
 	  "a comma in the condition: libtraceevent takes it for the end of an event name "
 	  "(column 28)" },
