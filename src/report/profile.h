@@ -74,7 +74,6 @@ struct profile_task {
 /* What the trace says a CPU runs: task `cur` (pid 0: idle) since `since` */
 struct profile_cpu {
 	bool known;			/* an event of the CPU was seen */
-	bool idle;
 	int cur;
 	uint64_t since;
 };

@@ -199,7 +199,6 @@ static void set_current(struct profile_cpu *c, int pid, uint64_t ts)
 {
 	c->known = true;
 	c->cur = pid;
-	c->idle = !pid;
 	c->since = ts;
 }
 
@@ -235,9 +234,9 @@ static int switch_unrecorded(struct profile *p, struct profile_cpu *c, unsigned 
 	 * t->since. A sleeping one's wakeup is missing too, so when it became runnable is not
 	 * known; one never seen ran at most since the CPU went idle.
 	 */
-	if (c->idle && (t->state == PROFILE_WAIT || t->state == PROFILE_PREEMPT))
+	if (!c->cur && (t->state == PROFILE_WAIT || t->state == PROFILE_PREEMPT))
 		in = t->since > c->since ? t->since : c->since;
-	else if (c->idle && t->state == ST_UNSEEN)
+	else if (!c->cur && t->state == ST_UNSEEN)
 		in = c->since;
 	if (in > ts)
 		in = ts;
