@@ -92,7 +92,9 @@ cpu_busy_s() {
 # --- tracefs (call only while holding $LOCK) ---
 
 tfs_check_idle() {
-	[ -e "$TRACEFS/trace" ] || die "tracefs is not mounted at $TRACEFS"
+	# a fresh boot may have no tracefs mounted yet: mount it where ktrace would
+	[ -e "$TRACEFS/trace" ] || mount -t tracefs nodev "$TRACEFS" 2> /dev/null
+	[ -e "$TRACEFS/trace" ] || die "tracefs is not mounted at $TRACEFS and cannot be mounted"
 	[ "$(cat "$TRACEFS/events/enable")" = 0 ] && [ "$(cat "$TRACEFS/current_tracer")" = nop ] ||
 		die "tracefs is busy (events enabled or a tracer set); not touching it"
 }
