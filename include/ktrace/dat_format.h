@@ -54,6 +54,12 @@ enum dat_option_id {
 	DAT_OPT_MAX,
 };
 
+/* A metadata section that reading depends on: headers, formats, symbols, printk, cmdlines. */
+static inline bool dat_opt_is_reader_section(int id)
+{
+	return id >= DAT_OPT_HEADER_INFO && id <= DAT_OPT_CMDLINES;
+}
+
 /* A section that no reading depends on, kept so that copies and dumps show it. */
 static inline bool dat_opt_is_file_section(int id)
 {

@@ -74,41 +74,92 @@ static bool word_is(const char *sql, size_t start, size_t wlen, const char *w)
 	return wlen == strlen(w) && !strncasecmp(sql + start, w, wlen);
 }
 
+/* Whether word w is in [a, b) outside strings; its offset into *at */
+static bool has_word(const char *sql, size_t a, size_t b, const char *w, size_t *at)
+{
+	size_t pos = a, start, wlen;
+
+	while (next_word(sql, b, &pos, &start, &wlen)) {
+		if (word_is(sql, start, wlen, w)) {
+			*at = start;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether the word at offset i (a word's first character) is w */
+static bool word_at(const char *sql, size_t len, size_t i, const char *w)
+{
+	size_t n = strlen(w);
+
+	return (i == 0 || !word_char(sql[i - 1])) && i + n <= len &&
+	       !strncasecmp(sql + i, w, n) && (i + n == len || !word_char(sql[i + n]));
+}
+
+/* A walk over the selections of "SELECT s1, s2, ... FROM" */
+struct select_walk {
+	const char *sql;
+	size_t len;
+	size_t pos;
+	bool done;
+};
+
+static bool select_walk_start(struct select_walk *w, const char *sql, size_t len)
+{
+	size_t start, wlen;
+
+	*w = (struct select_walk){ .sql = sql, .len = len };
+	return next_word(sql, len, &w->pos, &start, &wlen) && word_is(sql, start, wlen, "select");
+}
+
+/* The next selection's [*a, *b): up to a ',' outside parentheses and strings, or FROM */
+static bool next_selection(struct select_walk *w, size_t *a, size_t *b)
+{
+	const char *sql = w->sql;
+	size_t i, len = w->len;
+	int depth = 0;
+
+	if (w->done)
+		return false;
+	for (i = w->pos; i < len; i++) {
+		if (sql[i] == '"') {
+			while (i + 1 < len && sql[++i] != '"')
+				;
+		} else if (sql[i] == '(') {
+			depth++;
+		} else if (sql[i] == ')') {
+			depth--;
+		} else if (!depth && sql[i] == ',') {
+			break;
+		} else if (!depth && word_at(sql, len, i, "from")) {
+			w->done = true;
+			break;
+		}
+	}
+	if (i >= len) {
+		i = len;
+		w->done = true;
+	}
+	*a = w->pos;
+	*b = i;
+	w->pos = i + 1;
+	return true;
+}
+
 /*
- * A one-event query (no JOIN) whose first selection (up to the first ',' or FROM outside
- * parentheses) holds _COUNTER_: the offset of that word, or len when there is none.
+ * A one-event query (no JOIN) whose first selection holds _COUNTER_: the offset of that word,
+ * or len when there is none.
  */
 static size_t first_counter(const char *sql, size_t len)
 {
-	size_t pos = 0, start, wlen, found = len;
-	bool first = true;
-	int depth = 0;
+	struct select_walk w;
+	size_t a, b, at;
 
-	while (next_word(sql, len, &pos, &start, &wlen)) {
-		if (word_is(sql, start, wlen, "join"))
-			return len;
-		if (!first || found < len)
-			continue;
-		if (word_is(sql, start, wlen, "from")) {
-			first = false;
-			continue;
-		}
-		if (word_is(sql, start, wlen, "_counter_"))
-			found = start;
-	}
-	/* the first selection ends at the first ',' at depth 0, before FROM */
-	for (pos = 0; pos < found && pos < len; pos++) {
-		if (sql[pos] == '"')
-			while (++pos < len && sql[pos] != '"')
-				;
-		else if (sql[pos] == '(')
-			depth++;
-		else if (sql[pos] == ')')
-			depth--;
-		else if (sql[pos] == ',' && !depth)
-			return len;
-	}
-	return found;
+	if (has_word(sql, 0, len, "join", &at) || !select_walk_start(&w, sql, len) ||
+	    !next_selection(&w, &a, &b))
+		return len;
+	return has_word(sql, a, b, "_counter_", &at) ? at : len;
 }
 
 /* Where selection [a, b) names a field alone (FIELD, CAST(FIELD AS TYPE), either AS LABEL) */
@@ -144,41 +195,21 @@ static bool plain_field(const char *sql, size_t a, size_t b, size_t *field, size
  */
 static size_t selected_twice(const char *sql, size_t len)
 {
-	size_t pos = 0, start, wlen, a, i, fields[64], flens[64], nr = 0, f, fl, k;
-	int depth = 0;
+	size_t a, b, fields[64], flens[64], nr = 0, f, fl, k;
+	struct select_walk w;
 
-	if (!next_word(sql, len, &pos, &start, &wlen) || !word_is(sql, start, wlen, "select"))
+	if (!select_walk_start(&w, sql, len))
 		return len;
-	for (a = i = pos; i <= len; i++) {
-		bool end = i == len;
-
-		if (!end && sql[i] == '"') {
-			while (++i < len && sql[i] != '"')
-				;
+	while (next_selection(&w, &a, &b)) {
+		if (!plain_field(sql, a, b, &f, &fl))
 			continue;
+		for (k = 0; k < nr; k++)
+			if (flens[k] == fl && !memcmp(sql + fields[k], sql + f, fl))
+				return f;
+		if (nr < 64) {
+			fields[nr] = f;
+			flens[nr++] = fl;
 		}
-		if (!end && sql[i] == '(')
-			depth++;
-		else if (!end && sql[i] == ')')
-			depth--;
-		if (!end && depth == 0 && word_char(sql[i]) && (i == 0 || !word_char(sql[i - 1])) &&
-		    i + 4 <= len && !strncasecmp(sql + i, "from", 4) &&
-		    (i + 4 == len || !word_char(sql[i + 4])))
-			end = true;
-		if (!end && !(sql[i] == ',' && depth == 0))
-			continue;
-		if (plain_field(sql, a, i, &f, &fl)) {
-			for (k = 0; k < nr; k++)
-				if (flens[k] == fl && !memcmp(sql + fields[k], sql + f, fl))
-					return f;
-			if (nr < 64) {
-				fields[nr] = f;
-				flens[nr++] = fl;
-			}
-		}
-		if (end)
-			break;
-		a = i + 1;
 	}
 	return len;
 }

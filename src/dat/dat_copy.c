@@ -63,15 +63,18 @@ static int check_byte_order(struct dat_file *df, struct strbuf *err)
 
 int dat_copy_metadata(struct dat_file *df, struct dat_writer *w, struct strbuf *err)
 {
+	/* trace-cmd 3.4's file sections; LAST_BOOT_INFO is an option, copied with the options */
+	static const int file_sections[] = { DAT_OPT_BTF_FILE, DAT_OPT_MODULES_FILE };
 	struct dat_blob blob;
 	uint64_t size;
+	size_t i;
 	void *data;
 	int id, ret = check_byte_order(df, err);
 
 	if (ret)
 		return ret;
 
-	for (id = DAT_OPT_HEADER_INFO; !ret && id <= DAT_OPT_CMDLINES; id++) {
+	for (id = DAT_OPT_HEADER_INFO; !ret && dat_opt_is_reader_section(id); id++) {
 		ret = load_payload(df, id, &data, &size, err);
 		if (ret)
 			break;
@@ -89,9 +92,9 @@ int dat_copy_metadata(struct dat_file *df, struct dat_writer *w, struct strbuf *
 			ret = dat_writer_metadata_payload(w, (uint16_t)id, &blob, err);
 		free(data);
 	}
-	for (id = DAT_OPT_BTF_FILE; !ret && id <= DAT_OPT_MODULES_FILE; id++) {
-		if (!dat_opt_is_file_section(id) || dat_file_version(df) < 7 ||
-		    !dat_file_option(df, id, 0, NULL))
+	for (i = 0; !ret && i < sizeof(file_sections) / sizeof(file_sections[0]); i++) {
+		id = file_sections[i];
+		if (dat_file_version(df) < 7 || !dat_file_option(df, id, 0, NULL))
 			continue;
 		ret = load_payload(df, id, &data, &size, err);
 		blob.data = data;
@@ -114,8 +117,7 @@ static bool layout_option(int id)
 	case DAT_OPT_STRINGS:
 		return true;
 	default:
-		return (id >= DAT_OPT_HEADER_INFO && id <= DAT_OPT_CMDLINES) ||
-		       dat_opt_is_file_section(id);
+		return dat_opt_is_reader_section(id) || dat_opt_is_file_section(id);
 	}
 }
 

@@ -497,7 +497,7 @@ int dat_writer_metadata_payload(struct dat_writer *w, uint16_t id, const struct 
 			return 0;
 		return write_meta(w, id, id == DAT_OPT_BTF_FILE ? "BTF" : "modules", &part, 1, err);
 	}
-	if (id < DAT_OPT_HEADER_INFO || id > DAT_OPT_CMDLINES) {
+	if (!dat_opt_is_reader_section(id)) {
 		if (err)
 			strbuf_addf(err, "option %u is not a metadata section", id);
 		return -EINVAL;

@@ -145,8 +145,7 @@ static const unsigned int section_items[] = {
 /* The options that point at a section dump_meta_block() prints */
 static bool printed_section(int id)
 {
-	return (id >= DAT_OPT_HEADER_INFO && id <= DAT_OPT_CMDLINES) ||
-	       id == DAT_OPT_MODULES_FILE;
+	return dat_opt_is_reader_section(id) || id == DAT_OPT_MODULES_FILE;
 }
 
 /* One metadata section; trace-cmd visits them from the last option back to the first. */
