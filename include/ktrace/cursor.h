@@ -50,6 +50,12 @@ struct tep_record *cpu_cursor_record(struct cpu_cursor *c);
  * whose offsets count in the CPU's uncompressed data, trace-cmd's virtual layout of it.
  */
 void cpu_cursor_keep_page_info(struct cpu_cursor *c, uint64_t page_base);
+/*
+ * From the next call on, cpu_cursor_next() passes over the records of each event id whose
+ * skip[id] is true (id < nr) without filling the record: for a reader whose filter refuses
+ * them anyway. skip stays the caller's, and must outlive its use; NULL stops skipping.
+ */
+void cpu_cursor_skip_events(struct cpu_cursor *c, const bool *skip, int nr);
 /* The CPU number as recorded. */
 int cpu_cursor_cpu(const struct cpu_cursor *c);
 void cpu_cursor_close(struct cpu_cursor *c);

@@ -38,6 +38,11 @@ int merge_open(struct dat_file *df, const struct merge_options *opts, struct mer
  * negative errno on a read error (message in err; the events before it were delivered).
  */
 int merge_next(struct merge *m, struct merged_event *ev, struct strbuf *err);
+/*
+ * Every cursor passes over the records of the event ids whose skip[id] is true from its next
+ * record on (cpu_cursor_skip_events()): the records already read still come out.
+ */
+void merge_skip_events(struct merge *m, const bool *skip, int nr);
 void merge_close(struct merge *m);
 
 #endif

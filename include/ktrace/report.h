@@ -296,6 +296,12 @@ struct report_filter;
 int report_filter_new(struct tep_handle *tep, const struct report_opts *o,
 		      struct report_filter **out, struct strbuf *err);
 bool report_filter_keep(struct report_filter *f, const struct report_event *ev);
+/*
+ * The event ids report_filter_keep() refuses whatever their fields say (no positive filter
+ * names their event): refused[id] for id < *nr, or NULL when there are none. A reader may pass
+ * over their records unread (cpu_cursor_skip_events()). Valid as long as f.
+ */
+const bool *report_filter_refused_events(struct report_filter *f, int *nr);
 void report_filter_free(struct report_filter *f);
 /* Whether o gives any of those filters (a command may then skip building one). */
 bool report_opts_has_filters(const struct report_opts *o);
@@ -322,6 +328,12 @@ struct report_printer_conf {
  */
 int report_printer_new_live(struct tep_handle *tep, const struct report_printer_conf *conf,
 			    struct report_printer **out, struct strbuf *err);
+/*
+ * The event id whose printed records make the printer read the record after them from its
+ * stream (function_graph's entry, to fold it with its exit), or -1: a stream that passes over
+ * records must not pass over those that come after one.
+ */
+int report_printer_lookahead_event(const struct report_printer *p);
 /* Prints one event (and the dropped-events line before it) to `out`. */
 int report_print_event(struct report_printer *p, const struct report_event *ev, FILE *out);
 /* Writes the lines gathered so far (a live stream must not wait for a full batch). */

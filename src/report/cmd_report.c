@@ -84,7 +84,8 @@ static int print_events(struct report_run *run, struct report_filter *filter)
 	struct report_printer *printer = NULL;
 	struct report_stream *rs = NULL;
 	struct report_event ev;
-	int ret;
+	const bool *refused;
+	int ret, nr, ahead;
 
 	ret = report_stream_open_pages(run->df, run->o->boundary, &rs, run->err);
 	if (ret)
@@ -93,6 +94,11 @@ static int print_events(struct report_run *run, struct report_filter *filter)
 	conf.prefix = dat_file_nr_buffers(run->df) > 1;
 	conf.prefix_width = instance_prefix_width(run->df);
 	ret = report_printer_new(run->df, &conf, &printer, run->err);
+	refused = ret ? NULL : report_filter_refused_events(filter, &nr);
+	ahead = ret ? -1 : report_printer_lookahead_event(printer);
+	/* records the filter refuses are passed over unread, unless the printer reads ahead */
+	if (refused && (ahead < 0 || (ahead < nr && refused[ahead])))
+		report_stream_skip_events(rs, refused, nr);
 	while (!ret && (ret = report_stream_next(rs, &ev, run->err)) > 0)
 		ret = report_filter_keep(filter, &ev) ?
 		      report_print_event(printer, &ev, stdout) : 0;

@@ -31,6 +31,9 @@ struct cpu_cursor {
 	bool check_pages;	/* old (2.6.30-) page format is left to kbuffer alone */
 	bool loaded;		/* a page is in kbuf */
 	bool keep_info;		/* fill info for every record (report --debug) */
+	struct tep_handle *tep;
+	const bool *skip;	/* event ids passed over unread: no filter can take them */
+	int nr_skip;
 	uint64_t page_base;
 	struct cursor_page_info info;
 };
@@ -68,6 +71,7 @@ int cpu_cursor_open(struct dat_file *df, int buffer, int cpu_index, struct cpu_c
 	if (!c)
 		return -ENOMEM;
 	c->df = df;
+	c->tep = tep;
 	c->page_size = b ? b->page_size : dat_file_page_size(df);
 	c->long_size = dat_file_long_size(df);
 	c->big_endian = dat_file_big_endian(df);
@@ -167,6 +171,18 @@ static void fill_page_info(struct cpu_cursor *c)
 	c->rec.priv = pi;
 }
 
+/* Whether the record at data, of c->rec.size bytes, is one of the events passed over. */
+static bool skipped(struct cpu_cursor *c, const uint8_t *data)
+{
+	int id;
+
+	if (!c->skip)
+		return false;
+	c->rec.data = (void *)data;
+	id = tep_data_type(c->tep, &c->rec);
+	return id >= 0 && id < c->nr_skip && c->skip[id];
+}
+
 int cpu_cursor_next(struct cpu_cursor *c, struct strbuf *err)
 {
 	unsigned long long ts;
@@ -176,21 +192,23 @@ int cpu_cursor_next(struct cpu_cursor *c, struct strbuf *err)
 	if (c->loaded)
 		kbuffer_next_event(c->kbuf, NULL);
 	for (;;) {
-		if (c->loaded) {
-			data = kbuffer_read_event(c->kbuf, &ts);
-			if (data)
-				break;
+		data = c->loaded ? kbuffer_read_event(c->kbuf, &ts) : NULL;
+		if (!data) {
+			c->loaded = false;
+			ret = load_next_page(c, err);
+			if (ret <= 0)
+				return ret;
+			continue;
 		}
-		c->loaded = false;
-		ret = load_next_page(c, err);
-		if (ret <= 0)
-			return ret;
+		c->rec.size = kbuffer_event_size(c->kbuf);
+		if (data < c->page || c->rec.size < 0 ||
+		    (uint64_t)(data - c->page) + (uint64_t)c->rec.size > c->page_size)
+			return cursor_err(c, err, -EBADMSG, "event overruns the page at byte",
+					  (uint64_t)(data - c->page));
+		if (!skipped(c, data))
+			break;
+		kbuffer_next_event(c->kbuf, NULL);
 	}
-	c->rec.size = kbuffer_event_size(c->kbuf);
-	if (data < c->page || c->rec.size < 0 ||
-	    (uint64_t)(data - c->page) + (uint64_t)c->rec.size > c->page_size)
-		return cursor_err(c, err, -EBADMSG, "event overruns the page at byte",
-				  (uint64_t)(data - c->page));
 	c->rec.ts = dat_file_cpu_ts(c->df, c->cpu, ts);
 	c->rec.data = (void *)data;
 	c->rec.offset = c->page_offset + (uint64_t)kbuffer_curr_offset(c->kbuf);
@@ -205,6 +223,12 @@ void cpu_cursor_keep_page_info(struct cpu_cursor *c, uint64_t page_base)
 {
 	c->keep_info = true;
 	c->page_base = page_base;
+}
+
+void cpu_cursor_skip_events(struct cpu_cursor *c, const bool *skip, int nr)
+{
+	c->skip = skip;
+	c->nr_skip = nr;
 }
 
 struct tep_record *cpu_cursor_record(struct cpu_cursor *c)

@@ -243,6 +243,14 @@ int merge_next(struct merge *m, struct merged_event *ev, struct strbuf *err)
 	return 1;
 }
 
+void merge_skip_events(struct merge *m, const bool *skip, int nr)
+{
+	int i;
+
+	for (i = 0; i < m->nr_cursors; i++)
+		cpu_cursor_skip_events(m->cursors[i], skip, nr);
+}
+
 void merge_close(struct merge *m)
 {
 	int i;

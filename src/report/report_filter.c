@@ -35,6 +35,9 @@ struct report_filter {
 	int kernel_stack_id, user_stack_id;
 	bool *last_printed;	/* by CPU number */
 	int nr_last_printed;
+	bool *refused;		/* report_filter_refused_events(), by event id */
+	int nr_refused;
+	bool refused_done;
 };
 
 static int add_filter(struct report_filter *f, const char *flag, const char *expr, bool neg,
@@ -219,6 +222,57 @@ bool report_filter_keep(struct report_filter *f, const struct report_event *ev)
 	return true;
 }
 
+/* Whether no positive filter names event id: tep_filter_match() then says FILTER_NOT_FOUND. */
+static bool named_by_none(const struct report_filter *f, int id)
+{
+	int i;
+
+	for (i = 0; i < f->nr_pos; i++)
+		if (!f->pos[i]->filters || tep_event_filtered(f->pos[i], id))
+			return false;
+	return true;
+}
+
+static void build_refused(struct report_filter *f)
+{
+	int i, n = tep_get_events_count(f->tep), max_id = -1;
+	bool any = false;
+
+	for (i = 0; i < n; i++)
+		if (tep_get_event(f->tep, i)->id > max_id)
+			max_id = tep_get_event(f->tep, i)->id;
+	if (max_id < 0 || !f->nr_pos)
+		return;
+	f->refused = calloc(max_id + 1, sizeof(*f->refused));
+	if (!f->refused)
+		return;	/* only a shortcut: every record is then read */
+	for (i = 0; i < n; i++) {
+		int id = tep_get_event(f->tep, i)->id;
+
+		/* a stack trace passes after a printed record, whatever the filters */
+		if (id < 0 || id == f->kernel_stack_id || id == f->user_stack_id)
+			continue;
+		f->refused[id] = named_by_none(f, id);
+		any |= f->refused[id];
+	}
+	f->nr_refused = max_id + 1;
+	if (!any) {
+		free(f->refused);
+		f->refused = NULL;
+		f->nr_refused = 0;
+	}
+}
+
+const bool *report_filter_refused_events(struct report_filter *f, int *nr)
+{
+	if (!f->refused_done) {
+		build_refused(f);
+		f->refused_done = true;
+	}
+	*nr = f->nr_refused;
+	return f->refused;
+}
+
 void report_filter_free(struct report_filter *f)
 {
 	int i;
@@ -232,5 +286,6 @@ void report_filter_free(struct report_filter *f)
 	free(f->pos);
 	free(f->neg);
 	free(f->last_printed);
+	free(f->refused);
 	free(f);
 }

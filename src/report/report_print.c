@@ -417,6 +417,11 @@ static void flush_lines(struct report_printer *p, size_t keep)
 	line->buf[line->len] = '\0';
 }
 
+int report_printer_lookahead_event(const struct report_printer *p)
+{
+	return p->fgraph_entry_id;
+}
+
 int report_print_event(struct report_printer *p, const struct report_event *ev, FILE *out)
 {
 	struct strbuf *line = &p->line;

@@ -14,6 +14,7 @@
 #include "ktrace/dat.h"
 #include "ktrace/report.h"
 #include "report_rows.h"
+#include "report_stream.h"
 
 struct report_rows {
 	struct tep_handle *tep;
@@ -100,11 +101,16 @@ int report_rows_print(struct dat_file *df, const struct report_opts *o,
 	struct report_rows w = { .line = STRBUF_INIT };
 	struct report_stream *rs = NULL;
 	struct report_event ev;
-	int ret;
+	const bool *refused;
+	int ret, nr;
 
 	ret = rows_init(&w, df, o, err);
 	if (!ret)
 		ret = report_stream_open(df, &rs, err);
+	/* a row is one record: nothing reads ahead, the records refused can go unread */
+	refused = ret ? NULL : report_filter_refused_events(filter, &nr);
+	if (refused)
+		report_stream_skip_events(rs, refused, nr);
 	if (!ret && w.csv && !w.json) {
 		report_csv_header(w.csv, &w.line);
 		strbuf_addch(&w.line, '\n');

@@ -235,6 +235,15 @@ struct tep_record *report_stream_pin(struct report_stream *rs)
 	return &rs->pinned;
 }
 
+void report_stream_skip_events(struct report_stream *rs, const bool *skip, int nr)
+{
+	int i;
+
+	for (i = 0; i < rs->nr; i++)
+		if (rs->bufs[i].merge)
+			merge_skip_events(rs->bufs[i].merge, skip, nr);
+}
+
 void report_stream_close(struct report_stream *rs)
 {
 	int i;

@@ -35,6 +35,8 @@ int report_buffer_slots(struct dat_file *df, int index);
 struct tep_record *report_stream_peek(struct report_stream *rs);
 /* Drops the record report_stream_peek() returned, as if it had been printed. */
 void report_stream_consume_peeked(struct report_stream *rs);
+/* Every buffer's merge passes over the event ids of skip from now on (merge_skip_events()). */
+void report_stream_skip_events(struct report_stream *rs, const bool *skip, int nr);
 /* Copies the current record so that it survives a peek; returns the copy. */
 struct tep_record *report_stream_pin(struct report_stream *rs);
 

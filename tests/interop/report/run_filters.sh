@@ -14,8 +14,10 @@ corpus=$2
 need_trace_cmd
 
 # FILE<TAB>FILTER[<TAB>refused]; the filters libtraceevent takes, its quirks included, then the
-# bad ones. "refused": trace-cmd takes it but reads memory it never wrote (a char[16] compared
-# as a number) or hides a missing operand behind an unknown field; ktrace refuses it.
+# bad ones. ktrace passes over the records of events no filter names unread: the name-only lines
+# check that nothing else changes (function_graph's look-ahead, stack traces). "refused":
+# trace-cmd takes it but reads memory it never wrote (a char[16] compared as a number) or hides
+# a missing operand behind an unknown field; ktrace refuses it.
 filters=$(cat <<'LIST'
 sched	sched_switch: prev_pid != 0
 sched	sched_switch,sched_wakeup
@@ -47,6 +49,14 @@ sched	sched_switch: nosuchfield < "abc"
 sched	sched_switch: prev_pid ~ "x"
 kmem	kmalloc: bytes_req > 256 && call_site != 0
 syscalls_irq	sys_exit_openat: ret < 0
+syscalls_irq	softirq_entry,sys_exit_openat
+syscalls_irq	/hrtimer_expire_.*/
+kmem	kfree
+fgraph_events	funcgraph_exit
+fgraph_events	funcgraph_entry
+fgraph_events	sched_switch,funcgraph_exit
+function_stack	function
+function_stack	kernel_stack
 sched	sched_switch: prev_pid ==
 sched	sched_switch: prev_pid == 1 &&
 sched	sched_switch: prev_comm ~ 
