@@ -43,10 +43,30 @@ rec() {	# ARGS...: ktrace record -q -o $W/t.dat ARGS, must succeed
 		fail "record $*: $(cat "$W/err")"
 }
 
+# Some hypervisors' kernels refuse every write to buffer_subbuf_size_kb, even of its own value
+# (seen: EPERM on a Firecracker 6.18 guest). There the flag cannot take effect, so what is
+# asserted is the refusal: record fails at once with one line naming the file, and tracefs is
+# as before. Said loudly, so that a run here is never mistaken for the full case.
+subbuf_refused() {	# BEFORE OLD
+	echo "NOTE [$CASE]: this kernel refuses writes to $T/buffer_subbuf_size_kb (even of" \
+		"its own value $2): asserting record's refusal, not the 16 KB pages"
+	"$K" record -q -o "$W/t.dat" --subbuf-size 16 -e sched:sched_switch -- true \
+		> "$W/out" 2> "$W/err" && fail "--subbuf-size 16 succeeded where the kernel refuses it"
+	[ "$(wc -l < "$W/err")" = 1 ] || fail "--subbuf-size 16 refused: not one line: $(cat "$W/err")"
+	grep -q "buffer_subbuf_size_kb" "$W/err" || fail "the refusal names no file: $(cat "$W/err")"
+	same_state "$1" "refused --subbuf-size 16"
+	[ ! -s "$W/t.dat" ] || fail "a refused --subbuf-size left a non-empty $W/t.dat"
+	echo "ok: --subbuf-size refused in one line naming the file, tracefs as before"
+}
+
 case_subbuf() {
 	local before old
 	before=$(snapshot)
 	old=$(cat $T/buffer_subbuf_size_kb)
+	if ! (echo "$old" > $T/buffer_subbuf_size_kb) 2> /dev/null; then
+		subbuf_refused "$before" "$old"
+		return
+	fi
 	[ "$old" != 16 ] || fail "the sub-buffer size is already 16 KB: the test would prove nothing"
 	rec --subbuf-size 16 -e sched:sched_switch -- sh -c "cat $T/buffer_subbuf_size_kb > $W/during"
 	[ "$(cat "$W/during")" = 16 ] ||
