@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * One CPU's events. Pages come from the dat page stream; kbuffer decodes them. Each page
- * header is checked before kbuffer sees it, and each event against the page's end, so that
+ * One CPU's events. Pages come from the dat page stream; ktrace/rb_page.h walks their records
+ * (kbuffer only the pre-2.6.31 page format's, and what report --debug prints of a record). Each
+ * page header is checked before it is walked, and each event against the page's end, so that
  * a damaged file gives an error instead of a read out of bounds.
  */
 #include <errno.h>
@@ -12,10 +13,7 @@
 
 #include "ktrace/cursor.h"
 #include "ktrace/dat.h"
-
-/* The page header's commit word: size of the data in its low bits, flags above. */
-#define COMMIT_SIZE_MASK	((1u << 27) - 1)
-#define COMMIT_MISSED_STORED	(1ull << 30)
+#include "ktrace/rb_page.h"
 
 struct cpu_cursor {
 	struct dat_file *df;
@@ -29,11 +27,15 @@ struct cpu_cursor {
 	int cpu;
 	bool big_endian;
 	bool check_pages;	/* old (2.6.30-) page format is left to kbuffer alone */
-	bool loaded;		/* a page is in kbuf */
+	bool loaded;		/* a page is being walked */
+	struct rb_page_walk walk;	/* the loaded page, when check_pages */
+	uint32_t first_at;	/* where its first data record starts, in the page */
 	bool keep_info;		/* fill info for every record (report --debug) */
 	struct tep_handle *tep;
 	const bool *skip;	/* event ids passed over unread: no filter can take them */
 	int nr_skip;
+	int type_offset;	/* common_type, where tep_data_type() finds it: the first */
+	int type_size;		/* event's; 0 when it is not there */
 	uint64_t page_base;
 	struct cursor_page_info info;
 };
@@ -48,6 +50,17 @@ static int cursor_err(struct cpu_cursor *c, struct strbuf *err, int ret, const c
 			    (unsigned long long)detail);
 	}
 	return ret;
+}
+
+static void find_type_field(struct cpu_cursor *c)
+{
+	struct tep_event *first = tep_get_first_event(c->tep);
+	struct tep_format_field *f = first ? tep_find_common_field(first, "common_type") : NULL;
+
+	if (f && f->offset >= 0 && (f->size == 1 || f->size == 2 || f->size == 4)) {
+		c->type_offset = f->offset;
+		c->type_size = f->size;
+	}
 }
 
 int cpu_cursor_open(struct dat_file *df, int buffer, int cpu_index, struct cpu_cursor **out,
@@ -90,6 +103,7 @@ int cpu_cursor_open(struct dat_file *df, int buffer, int cpu_index, struct cpu_c
 		cpu_cursor_close(c);
 		return ret;
 	}
+	find_type_field(c);
 	c->rec.cpu = c->cpu;
 	c->rec.ref_count = 1;
 	c->rec.locked = 1;
@@ -115,8 +129,8 @@ static int check_page(struct cpu_cursor *c, struct strbuf *err)
 {
 	uint32_t header = 8 + (uint32_t)c->long_size;
 	uint64_t commit = read_long(c, c->page + 8);
-	uint64_t size = commit & COMMIT_SIZE_MASK;
-	uint64_t need = size + ((commit & COMMIT_MISSED_STORED) ? (uint64_t)c->long_size : 0);
+	uint64_t size = commit & RB_PAGE_COMMIT_SIZE_MASK;
+	uint64_t need = size + ((commit & RB_PAGE_MISSED_STORED) ? (uint64_t)c->long_size : 0);
 
 	if (need > c->page_size - header)
 		return cursor_err(c, err, -EBADMSG, "commit size exceeds the page:", size);
@@ -136,20 +150,53 @@ static int load_next_page(struct cpu_cursor *c, struct strbuf *err)
 		ret = check_page(c, err);
 		if (ret)
 			return ret;
-	}
-	/* kbuffer only reads the page, whatever its prototype says */
-	if (kbuffer_load_subbuffer(c->kbuf, (void *)page) < 0)
+		rb_page_walk_load(&c->walk, c->page, c->page_size, c->long_size, c->big_endian);
+		c->first_at = 8 + (uint32_t)c->long_size + c->walk.curr;
+	} else if (kbuffer_load_subbuffer(c->kbuf, (void *)page) < 0) {
+		/* kbuffer only reads the page, whatever its prototype says */
 		return cursor_err(c, err, -EBADMSG, "unreadable page header, size",
 				  c->page_size);
+	}
 	c->loaded = true;
 	return 1;
+}
+
+/* The loaded page's current record, its timestamp and size; NULL past its last. */
+static const uint8_t *page_record(struct cpu_cursor *c, unsigned long long *ts, int *size)
+{
+	const uint8_t *data;
+
+	if (!c->check_pages) {
+		data = kbuffer_read_event(c->kbuf, ts);
+		*size = kbuffer_event_size(c->kbuf);
+		return data;
+	}
+	*ts = c->walk.ts;
+	*size = (int)(c->walk.next - c->walk.index);
+	return rb_page_walk_record(&c->walk);
+}
+
+static void page_advance(struct cpu_cursor *c)
+{
+	if (c->check_pages)
+		rb_page_walk_next(&c->walk);
+	else
+		kbuffer_next_event(c->kbuf, NULL);
+}
+
+/* The current record's header, as an offset in the page. */
+static int page_curr_offset(const struct cpu_cursor *c)
+{
+	if (c->check_pages)
+		return 8 + c->long_size + (int)c->walk.curr;
+	return kbuffer_curr_offset(c->kbuf);
 }
 
 /* What report --debug prints of the current record, read as trace-cmd reads it. */
 static void fill_page_info(struct cpu_cursor *c)
 {
 	struct cursor_page_info *pi = &c->info;
-	int at = kbuffer_curr_offset(c->kbuf);
+	int at = page_curr_offset(c);
 	struct kbuffer_raw_info raw = { .next = (void *)(c->page + at) };
 	struct kbuffer_raw_info *r;
 
@@ -157,7 +204,8 @@ static void fill_page_info(struct cpu_cursor *c)
 	pi->page_offset = c->page_base + c->page_offset;
 	pi->in_page = (uint32_t)at;
 	pi->delta = kbuffer_ptr_delta(c->kbuf, (void *)(c->page + at));
-	pi->at_start = at == kbuffer_start_of_data(c->kbuf);
+	pi->at_start = c->check_pages ? (uint32_t)at == c->first_at :
+				      at == kbuffer_start_of_data(c->kbuf);
 	pi->nr_after = 0;
 	/* the record itself, then what follows it up to the next event */
 	r = kbuffer_raw_get(c->kbuf, (void *)c->page, &raw);
@@ -171,6 +219,20 @@ static void fill_page_info(struct cpu_cursor *c)
 	c->rec.priv = pi;
 }
 
+/* The record's event id, read in place as tep_data_type() reads it; -1 if not in the record. */
+static int record_type(const struct cpu_cursor *c, const uint8_t *data)
+{
+	const uint8_t *p = data + c->type_offset;
+	uint32_t id = 0;
+	int i;
+
+	if (!c->type_size || c->type_offset + c->type_size > c->rec.size)
+		return -1;
+	for (i = 0; i < c->type_size; i++)
+		id |= (uint32_t)p[i] << (c->big_endian ? (c->type_size - 1 - i) * 8 : i * 8);
+	return id > INT32_MAX ? -1 : (int)id;
+}
+
 /* Whether the record at data, of c->rec.size bytes, is one of the events passed over. */
 static bool skipped(struct cpu_cursor *c, const uint8_t *data)
 {
@@ -178,8 +240,7 @@ static bool skipped(struct cpu_cursor *c, const uint8_t *data)
 
 	if (!c->skip)
 		return false;
-	c->rec.data = (void *)data;
-	id = tep_data_type(c->tep, &c->rec);
+	id = record_type(c, data);
 	return id >= 0 && id < c->nr_skip && c->skip[id];
 }
 
@@ -190,30 +251,37 @@ int cpu_cursor_next(struct cpu_cursor *c, struct strbuf *err)
 	int ret;
 
 	if (c->loaded)
-		kbuffer_next_event(c->kbuf, NULL);
+		page_advance(c);
 	for (;;) {
-		data = c->loaded ? kbuffer_read_event(c->kbuf, &ts) : NULL;
+		data = c->loaded ? page_record(c, &ts, &c->rec.size) : NULL;
 		if (!data) {
+			if (c->loaded && c->check_pages && c->walk.bad)
+				return cursor_err(c, err, -EBADMSG, "event overruns the page at byte",
+						  (uint64_t)page_curr_offset(c));
 			c->loaded = false;
 			ret = load_next_page(c, err);
 			if (ret <= 0)
 				return ret;
 			continue;
 		}
-		c->rec.size = kbuffer_event_size(c->kbuf);
 		if (data < c->page || c->rec.size < 0 ||
 		    (uint64_t)(data - c->page) + (uint64_t)c->rec.size > c->page_size)
 			return cursor_err(c, err, -EBADMSG, "event overruns the page at byte",
 					  (uint64_t)(data - c->page));
 		if (!skipped(c, data))
 			break;
-		kbuffer_next_event(c->kbuf, NULL);
+		page_advance(c);
 	}
 	c->rec.ts = dat_file_cpu_ts(c->df, c->cpu, ts);
 	c->rec.data = (void *)data;
-	c->rec.offset = c->page_offset + (uint64_t)kbuffer_curr_offset(c->kbuf);
-	c->rec.missed_events = kbuffer_missed_events(c->kbuf);
-	c->rec.record_size = kbuffer_curr_size(c->kbuf);
+	c->rec.offset = c->page_offset + (uint64_t)page_curr_offset(c);
+	if (c->check_pages) {
+		c->rec.missed_events = (int)rb_page_walk_missed(&c->walk);
+		c->rec.record_size = (int)(c->walk.next - c->walk.curr);
+	} else {
+		c->rec.missed_events = kbuffer_missed_events(c->kbuf);
+		c->rec.record_size = kbuffer_curr_size(c->kbuf);
+	}
 	if (c->keep_info)
 		fill_page_info(c);
 	return 1;
@@ -261,7 +329,8 @@ int cpu_cursor_first_page_ts(struct dat_file *df, int buffer, int cpu_index, uin
 	/* what kbuffer_timestamp() says right after the page is loaded, as in trace-cmd */
 	ret = load_next_page(c, err);
 	if (ret > 0)
-		*ts = dat_file_cpu_ts(df, c->cpu, kbuffer_timestamp(c->kbuf));
+		*ts = dat_file_cpu_ts(df, c->cpu, c->check_pages ? c->walk.ts :
+				      kbuffer_timestamp(c->kbuf));
 	cpu_cursor_close(c);
 	return ret;
 }
