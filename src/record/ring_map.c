@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "ktrace/rb_page.h"
 #include "ring_map.h"
 
 /* The layout of the kernel's struct trace_buffer_meta (uapi, stable since 6.10). */
@@ -35,9 +36,7 @@ struct ring_meta {
 };
 
 #define RING_GET_READER		_IO('R', 0x20)
-#define PAGE_MISSED_EVENTS	(1UL << 31)
-#define PAGE_MISSED_STORED	(1UL << 30)
-#define PAGE_FLAGS		(PAGE_MISSED_EVENTS | PAGE_MISSED_STORED)
+#define PAGE_FLAGS		(RB_PAGE_MISSED | RB_PAGE_MISSED_STORED)
 #define PAGE_HEADER		(sizeof(uint64_t) + sizeof(long))
 #define SMALLEST_EVENT		8	/* a 4-byte header and one 4-byte word */
 
@@ -69,7 +68,7 @@ static size_t page_used(unsigned long commit)
 {
 	size_t n = PAGE_HEADER + (commit & ~PAGE_FLAGS);
 
-	return commit & PAGE_MISSED_STORED ? n + sizeof(unsigned long) : n;
+	return commit & RB_PAGE_MISSED_STORED ? n + sizeof(unsigned long) : n;
 }
 
 /* The writer has left the page: no event fits after its commit, or the kernel marked it. */

@@ -13,14 +13,8 @@
 
 #include "ktrace/dat_chunk.h"
 #include "ktrace/dat_stage.h"
+#include "ktrace/rb_page.h"
 #include "split.h"
-
-#define TYPE_LEN_DATA_MAX	28		/* type_len 1..28: data of 4 * type_len bytes */
-#define TYPE_TIME_EXTEND	30
-#define DELTA_BITS		27
-#define DELTA_MAX		((1ULL << DELTA_BITS) - 1)
-#define COMMIT_MISSED		(1ULL << 31)	/* events were lost before this page */
-#define COMMIT_MISSED_STORED	(1ULL << 30)	/* ... and their count follows the data */
 
 struct split_pages {
 	struct split_pages_config cfg;
@@ -136,9 +130,9 @@ static int close_page(struct split_pages *sp, struct strbuf *err)
 	if (!sp->open)
 		return 0;
 	if (sp->missed) {
-		commit |= COMMIT_MISSED;
+		commit |= RB_PAGE_MISSED;
 		if (sp->missed > 0) {
-			commit |= COMMIT_MISSED_STORED;
+			commit |= RB_PAGE_MISSED_STORED;
 			put_long(sp, sp->page + sp->used, (uint64_t)sp->missed);
 		}
 	}
@@ -152,14 +146,14 @@ static uint32_t event_bytes(const struct split_event *ev)
 {
 	uint32_t data = (ev->size + 3) & ~3U;
 
-	return 4 + (ev->size && data <= TYPE_LEN_DATA_MAX * 4 ? 0 : 4) + data;
+	return 4 + (ev->size && data <= RB_TYPE_LEN_DATA_MAX * 4 ? 0 : 4) + data;
 }
 
 static uint32_t needed(const struct split_pages *sp, const struct split_event *ev)
 {
 	uint32_t n = event_bytes(ev);
 
-	if (ev->ts - sp->last_ts > DELTA_MAX)
+	if (ev->ts - sp->last_ts > RB_DELTA_MAX)
 		n += 8;
 	if (sp->missed > 0)
 		n += (uint32_t)sp->cfg.long_size;	/* room for the count */
@@ -181,8 +175,8 @@ static void put32(uint8_t *p, uint32_t v)
 static uint32_t event_word(uint32_t type_len, uint64_t delta)
 {
 	if (DAT_HOST_BIG_ENDIAN)
-		return type_len << DELTA_BITS | (uint32_t)(delta & DELTA_MAX);
-	return type_len | (uint32_t)((delta & DELTA_MAX) << 5);
+		return type_len << RB_DELTA_BITS | (uint32_t)(delta & RB_DELTA_MAX);
+	return type_len | (uint32_t)((delta & RB_DELTA_MAX) << 5);
 }
 
 int split_pages_add(struct split_pages *sp, const struct split_event *ev, bool *new_page,
@@ -214,14 +208,14 @@ int split_pages_add(struct split_pages *sp, const struct split_event *ev, bool *
 		*new_page = fresh;
 	p = sp->page + sp->used;
 	delta = ev->ts - sp->last_ts;
-	if (delta > DELTA_MAX) {
-		put32(p, event_word(TYPE_TIME_EXTEND, delta));
-		put32(p + 4, (uint32_t)(delta >> DELTA_BITS));
+	if (delta > RB_DELTA_MAX) {
+		put32(p, event_word(RB_TYPE_TIME_EXTEND, delta));
+		put32(p + 4, (uint32_t)(delta >> RB_DELTA_BITS));
 		p += 8;
 		delta = 0;
 	}
 	data = (ev->size + 3) & ~3U;
-	if (ev->size && data <= TYPE_LEN_DATA_MAX * 4) {
+	if (ev->size && data <= RB_TYPE_LEN_DATA_MAX * 4) {
 		put32(p, event_word(data / 4, delta));
 		p += 4;
 	} else {
