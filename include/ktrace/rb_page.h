@@ -8,11 +8,12 @@
  * record starts with a 32-bit word of a 5-bit type_len and a 27-bit time delta, laid out in the
  * byte order of the machine that recorded it.
  *
- * The walk reads a page as libtraceevent's kbuffer reads it, quirks included (a record whose
- * length word is below 4, a TIME_STAMP keeping the top five bits of the running timestamp,
- * lost events told only when the page's first record sits at its very start), so that what
- * report prints stays trace-cmd's byte for byte; it is kept in line and takes no function
- * pointer per record, which is most of what kbuffer costs a reader passing records over.
+ * The walk reads a valid page as libtraceevent's kbuffer reads it, quirks included (a record
+ * whose length word is below 4, a TIME_STAMP keeping the top five bits of the running
+ * timestamp, lost events told only when the page's first record sits at its very start), so
+ * that what report prints stays trace-cmd's byte for byte; it is kept in line and takes no
+ * function pointer per record, which is most of what kbuffer costs a reader passing records
+ * over. Where kbuffer would read past the page of a damaged one, the walk stops instead.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,6 +25,8 @@
 #define RB_PAGE_MISSED			(1ull << 31)	/* events were lost before this page */
 #define RB_PAGE_MISSED_STORED		(1ull << 30)	/* ... and their count follows the data */
 
+#define RB_TYPE_LEN_BITS		5
+#define RB_TYPE_LEN_MASK		((1u << RB_TYPE_LEN_BITS) - 1)
 #define RB_TYPE_LEN_DATA_MAX		28	/* type_len 1..28: data of 4 * type_len bytes */
 #define RB_TYPE_PADDING			29
 #define RB_TYPE_TIME_EXTEND		30
@@ -42,8 +45,15 @@ struct rb_page_walk {
 	uint64_t ts;		/* the current record's timestamp */
 	long long lost;		/* told with the page: -1 when lost but not counted */
 	bool swap;		/* the page's byte order is not this machine's */
-	bool bad;		/* a record's length runs past the page */
+	bool big_endian;	/* the page's: where type_len sits in a header word */
+	bool bad;		/* a record would be read past the page: the walk stops */
 };
+
+/* The timestamp and the commit word (a long of the recording machine) before the records. */
+static inline uint32_t rb_page_header_size(int long_size)
+{
+	return 8 + (uint32_t)long_size;
+}
 
 static inline uint32_t rb_page_u32(const struct rb_page_walk *w, const uint8_t *p)
 {
@@ -61,20 +71,29 @@ static inline uint64_t rb_page_u64(const struct rb_page_walk *w, const uint8_t *
 	return w->swap ? __builtin_bswap64(v) : v;
 }
 
-/* One record header: its kind, and where its payload and the next record start. */
+/*
+ * One record header: its kind, and where its payload and the next record start. A record
+ * that would be read past the page sets bad, which ends the walk whatever kind is returned.
+ */
 static inline uint32_t rb_page_decode(struct rb_page_walk *w)
 {
 	const uint8_t *p = w->data + w->curr;
-	uint32_t word = rb_page_u32(w, p);
-	bool big = DAT_HOST_BIG_ENDIAN != w->swap;
-	uint32_t type_len = big ? word >> RB_DELTA_BITS : word & 0x1f;
-	uint64_t delta = big ? word & RB_DELTA_MAX : word >> 5;
 	uint64_t length = 0, at = (uint64_t)w->curr + 4;
+	uint32_t word, type_len;
+	uint64_t delta;
 
+	/* a padding's length need not be a multiple of 4: the next header may not fit */
+	if (at > w->avail) {
+		w->bad = true;
+		return 0;
+	}
+	word = rb_page_u32(w, p);
+	type_len = w->big_endian ? word >> RB_DELTA_BITS : word & RB_TYPE_LEN_MASK;
+	delta = w->big_endian ? word & RB_DELTA_MAX : word >> RB_TYPE_LEN_BITS;
 	/* every kind but a short data record has a second word */
 	if ((type_len == 0 || type_len > RB_TYPE_LEN_DATA_MAX) && at + 4 > w->avail) {
 		w->bad = true;
-		return RB_TYPE_PADDING;
+		return 0;
 	}
 	switch (type_len) {
 	case RB_TYPE_PADDING:
@@ -91,14 +110,17 @@ static inline uint32_t rb_page_decode(struct rb_page_walk *w)
 		at += 4;
 		break;
 	case 0: {
-		/* the length word counts itself; below 4 it is read as kbuffer reads it */
-		int32_t len = (int32_t)(rb_page_u32(w, p + 4) - 4);
+		/*
+		 * The length word counts itself, and kbuffer rounds (word - 4) up to 4 as an
+		 * int: a word of 1 to 3 is a record of no bytes, 0 (or above 2^31) a negative
+		 * one, refused. The same sum in unsigned arithmetic, which cannot overflow.
+		 */
+		uint32_t len = (rb_page_u32(w, p + 4) - 1) & ~3u;
 
-		len = (len + 3) & ~3;
 		at += 4;
-		if (len < 0 || at + (uint64_t)len > w->avail)
+		if ((len & 0x80000000u) || at + len > w->avail)
 			w->bad = true;
-		length = len < 0 ? 0 : (uint64_t)len;
+		length = w->bad ? 0 : len;
 		break;
 	}
 	default:
@@ -109,7 +131,10 @@ static inline uint32_t rb_page_decode(struct rb_page_walk *w)
 	}
 	w->ts += delta;
 	w->index = (uint32_t)at;
-	/* a padding's length may be anything: past the commit it only ends the page */
+	/*
+	 * A padding's length may be anything in a damaged page: past the commit it ends the
+	 * page (kbuffer would follow a wrapped length backwards; no kernel writes one).
+	 */
 	if (type_len == RB_TYPE_PADDING && at + length > w->size)
 		length = w->size > at ? w->size - at : 0;
 	w->next = (uint32_t)(at + length);
@@ -131,22 +156,32 @@ static inline bool rb_page_walk_next(struct rb_page_walk *w)
 }
 
 /*
- * Starts on a page of page_size bytes whose commit size has been checked to fit it; stops
- * on its first data record.
+ * Starts on a page of page_size bytes and stops on its first data record. False, with
+ * nothing read past the header, when the commit size (and the lost count stored after the
+ * records) does not fit the page.
  */
-static inline void rb_page_walk_load(struct rb_page_walk *w, const uint8_t *page,
+static inline bool rb_page_walk_load(struct rb_page_walk *w, const uint8_t *page,
 				     uint32_t page_size, int long_size, bool big_endian)
 {
-	uint32_t header = 8 + (uint32_t)long_size;
-	uint64_t commit;
+	uint32_t header = rb_page_header_size(long_size);
+	uint64_t commit, need;
 
 	w->swap = big_endian != DAT_HOST_BIG_ENDIAN;
+	w->big_endian = big_endian;
+	w->curr = w->index = w->next = w->size = 0;
+	w->bad = page_size < header;
+	if (w->bad)
+		return false;
 	w->ts = rb_page_u64(w, page);
 	commit = long_size == 8 ? rb_page_u64(w, page + 8) : rb_page_u32(w, page + 8);
 	w->data = page + header;
 	w->size = (uint32_t)commit & RB_PAGE_COMMIT_SIZE_MASK;
 	w->avail = page_size - header;
 	w->lost = 0;
+	need = (uint64_t)w->size + (commit & RB_PAGE_MISSED_STORED ? (uint64_t)long_size : 0);
+	w->bad = need > w->avail;
+	if (w->bad)
+		return false;
 	if (commit & RB_PAGE_MISSED) {
 		const uint8_t *count = w->data + w->size;
 
@@ -155,9 +190,8 @@ static inline void rb_page_walk_load(struct rb_page_walk *w, const uint8_t *page
 			w->lost = (long long)(long_size == 8 ? rb_page_u64(w, count) :
 					      rb_page_u32(w, count));
 	}
-	w->curr = w->index = w->next = 0;
-	w->bad = false;
 	rb_page_walk_next(w);
+	return true;
 }
 
 /* The current data record, or NULL past the end. */

@@ -348,19 +348,29 @@ enum dat_format_result dat_format_parse(struct tep_handle *tep, const char *fmt,
 }
 
 /* The decimal number right after key in [p, end), or -1 (key missing, no digits). */
+/*
+ * The number after key as libtraceevent reads it: a token after blanks, through strtoul
+ * with base 0 (so 0x7ffffffe and 017 count too); capped far above any record size.
+ */
 static long long number_after(const char *p, const char *end, const char *key)
 {
 	const char *k = memmem(p, (size_t)(end - p), key, strlen(key));
-	long long v = 0;
+	char digits[32];
+	unsigned long long v;
+	size_t n = 0;
 
 	if (!k)
 		return -1;
-	k += strlen(key);
+	for (k += strlen(key); k < end && (*k == ' ' || *k == '\t'); k++)
+		;
 	if (k >= end || *k < '0' || *k > '9')
 		return -1;
-	for (; k < end && *k >= '0' && *k <= '9' && v < (1LL << 40); k++)
-		v = v * 10 + (*k - '0');
-	return v;
+	while (k + n < end && n < sizeof(digits) - 1 && isalnum((unsigned char)k[n]))
+		n++;
+	memcpy(digits, k, n);
+	digits[n] = '\0';
+	v = strtoull(digits, NULL, 0);
+	return v > (1ULL << 40) || n == sizeof(digits) - 1 ? 1LL << 40 : (long long)v;
 }
 
 int dat_format_fits(const char *fmt, size_t size, uint32_t record_max)

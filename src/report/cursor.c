@@ -111,30 +111,12 @@ int cpu_cursor_open(struct dat_file *df, int buffer, int cpu_index, struct cpu_c
 	return 0;
 }
 
-static uint64_t read_long(const struct cpu_cursor *c, const uint8_t *p)
+/* The current record's header, as an offset in the page. */
+static int page_curr_offset(const struct cpu_cursor *c)
 {
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < c->long_size; i++) {
-		int shift = c->big_endian ? (c->long_size - 1 - i) * 8 : i * 8;
-
-		v |= (uint64_t)p[i] << shift;
-	}
-	return v;
-}
-
-/* The commit size must leave the data, and the stored missed count, inside the page. */
-static int check_page(struct cpu_cursor *c, struct strbuf *err)
-{
-	uint32_t header = 8 + (uint32_t)c->long_size;
-	uint64_t commit = read_long(c, c->page + 8);
-	uint64_t size = commit & RB_PAGE_COMMIT_SIZE_MASK;
-	uint64_t need = size + ((commit & RB_PAGE_MISSED_STORED) ? (uint64_t)c->long_size : 0);
-
-	if (need > c->page_size - header)
-		return cursor_err(c, err, -EBADMSG, "commit size exceeds the page:", size);
-	return 0;
+	if (c->check_pages)
+		return (int)(rb_page_header_size(c->long_size) + c->walk.curr);
+	return kbuffer_curr_offset(c->kbuf);
 }
 
 static int load_next_page(struct cpu_cursor *c, struct strbuf *err)
@@ -147,11 +129,12 @@ static int load_next_page(struct cpu_cursor *c, struct strbuf *err)
 	c->page = page;
 	c->page_offset = dat_page_stream_offset(c->ps);
 	if (c->check_pages) {
-		ret = check_page(c, err);
-		if (ret)
-			return ret;
-		rb_page_walk_load(&c->walk, c->page, c->page_size, c->long_size, c->big_endian);
-		c->first_at = 8 + (uint32_t)c->long_size + c->walk.curr;
+		/* the commit size must leave the data, and the stored missed count, in the page */
+		if (!rb_page_walk_load(&c->walk, c->page, c->page_size, c->long_size,
+				       c->big_endian))
+			return cursor_err(c, err, -EBADMSG, "commit size exceeds the page:",
+					  c->walk.size);
+		c->first_at = (uint32_t)page_curr_offset(c);
 	} else if (kbuffer_load_subbuffer(c->kbuf, (void *)page) < 0) {
 		/* kbuffer only reads the page, whatever its prototype says */
 		return cursor_err(c, err, -EBADMSG, "unreadable page header, size",
@@ -184,12 +167,13 @@ static void page_advance(struct cpu_cursor *c)
 		kbuffer_next_event(c->kbuf, NULL);
 }
 
-/* The current record's header, as an offset in the page. */
-static int page_curr_offset(const struct cpu_cursor *c)
+
+/* kbuffer_raw_get reads up to two words at a record; both must be in the page. */
+static bool raw_fits(const struct cpu_cursor *c, const struct kbuffer_raw_info *r)
 {
-	if (c->check_pages)
-		return 8 + c->long_size + (int)c->walk.curr;
-	return kbuffer_curr_offset(c->kbuf);
+	const uint8_t *next = r->next;
+
+	return next >= c->page && next + 8 <= c->page + c->page_size;
 }
 
 /* What report --debug prints of the current record, read as trace-cmd reads it. */
@@ -208,8 +192,8 @@ static void fill_page_info(struct cpu_cursor *c)
 				      at == kbuffer_start_of_data(c->kbuf);
 	pi->nr_after = 0;
 	/* the record itself, then what follows it up to the next event */
-	r = kbuffer_raw_get(c->kbuf, (void *)c->page, &raw);
-	while (r && (r = kbuffer_raw_get(c->kbuf, (void *)c->page, r)) &&
+	r = raw_fits(c, &raw) ? kbuffer_raw_get(c->kbuf, (void *)c->page, &raw) : NULL;
+	while (r && raw_fits(c, r) && (r = kbuffer_raw_get(c->kbuf, (void *)c->page, r)) &&
 	       r->type >= KBUFFER_TYPE_PADDING && pi->nr_after < CURSOR_AFTER_MAX) {
 		pi->after[pi->nr_after].type = r->type;
 		pi->after[pi->nr_after].length = r->length;
@@ -226,7 +210,8 @@ static int record_type(const struct cpu_cursor *c, const uint8_t *data)
 	uint32_t id = 0;
 	int i;
 
-	if (!c->type_size || c->type_offset + c->type_size > c->rec.size)
+	if (!c->type_size || c->rec.size < c->type_size ||
+	    c->type_offset > c->rec.size - c->type_size)
 		return -1;
 	for (i = 0; i < c->type_size; i++)
 		id |= (uint32_t)p[i] << (c->big_endian ? (c->type_size - 1 - i) * 8 : i * 8);
@@ -264,6 +249,7 @@ int cpu_cursor_next(struct cpu_cursor *c, struct strbuf *err)
 				return ret;
 			continue;
 		}
+		/* the walk refuses such records itself: this is for kbuffer's old format */
 		if (data < c->page || c->rec.size < 0 ||
 		    (uint64_t)(data - c->page) + (uint64_t)c->rec.size > c->page_size)
 			return cursor_err(c, err, -EBADMSG, "event overruns the page at byte",

@@ -62,8 +62,12 @@ subbuf_refused() {	# BEFORE OLD
 case_subbuf() {
 	local before old
 	before=$(snapshot)
+	# before Linux 6.8 there is no such file: the machine lacks what the case tests
+	[ -f $T/buffer_subbuf_size_kb ] || fail "this kernel has no $T/buffer_subbuf_size_kb"
 	old=$(cat $T/buffer_subbuf_size_kb)
-	if ! (echo "$old" > $T/buffer_subbuf_size_kb) 2> /dev/null; then
+	if ! (echo "$old" > $T/buffer_subbuf_size_kb) 2> "$W/probe.err"; then
+		grep -q "Operation not permitted" "$W/probe.err" ||
+			fail "writing $old to buffer_subbuf_size_kb: $(cat "$W/probe.err")"
 		subbuf_refused "$before" "$old"
 		return
 	fi

@@ -192,6 +192,39 @@ static void test_index_semicolon(void **state)
 			 "x = s[u.w & 1]; }), REC->vec"));
 }
 
+/* A field's offset and size as libtraceevent reads them (blanks, hex, octal) must fit a page. */
+static const char *field_x(char *buf, size_t len, const char *offset)
+{
+	snprintf(buf, len, "name: ev\nID: 1\nformat:\n"
+		 "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		 "\tfield:int x;\toffset:%s;\tsize:4;\tsigned:1;\n\nprint fmt: \"x=%%d\", REC->x\n",
+		 offset);
+	return buf;
+}
+
+static void test_fits_reads_offsets_as_libtraceevent(void **state)
+{
+	static const char *const past[] = { " 0x7ffffffe", "0x7ffffffe", " 2147483647",
+					    "\t4094", "017777777776", "4093" };
+	struct tep_handle *tep = tep_alloc();
+	struct tep_event *ev = NULL;
+	char buf[512];
+	size_t i;
+
+	(void)state;
+	assert_true(dat_format_fits(field_x(buf, sizeof(buf), "8"), strlen(buf), 4096));
+	assert_true(dat_format_fits(field_x(buf, sizeof(buf), " 0x10"), strlen(buf), 4096));
+	for (i = 0; i < sizeof(past) / sizeof(past[0]); i++)
+		assert_false(dat_format_fits(field_x(buf, sizeof(buf), past[i]), strlen(buf), 4096));
+	/* the reading the guard follows: libtraceevent takes " 0x7ffffffe" as that offset */
+	assert_non_null(tep);
+	field_x(buf, sizeof(buf), " 0x7ffffffe");
+	assert_int_equal(tep_parse_format(tep, &ev, buf, strlen(buf), "sys"), 0);
+	assert_non_null(tep_find_any_field(ev, "x"));
+	assert_int_equal(tep_find_any_field(ev, "x")->offset, 0x7ffffffe);
+	tep_free(tep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_bprint_without_fmt),
 		cmocka_unit_test(test_failed_parse_reset),
 		cmocka_unit_test(test_index_semicolon),
+		cmocka_unit_test(test_fits_reads_offsets_as_libtraceevent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

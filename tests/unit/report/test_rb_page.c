@@ -17,10 +17,12 @@
 
 #include "ktrace/rb_page.h"
 
-#define PAGE_SIZE	4096
+#define PAGE_MAX	16384
 
 struct page_maker {
-	uint8_t page[PAGE_SIZE];
+	uint8_t page[PAGE_MAX];
+	uint32_t page_size;
+	uint8_t *exact;		/* the page copied into page_size bytes: ASan sees a read past it */
 	uint32_t used;		/* bytes of records */
 	int long_size;
 	bool big_endian;
@@ -79,7 +81,7 @@ static void put_header(struct page_maker *m, uint32_t type_len, uint32_t delta, 
 /* Fills the page with random records, leaving room for the lost count. */
 static void make_page(struct page_maker *m, uint64_t commit_flags)
 {
-	uint32_t room = PAGE_SIZE - 8 - (uint32_t)m->long_size - 8 - 64;
+	uint32_t room = m->page_size - 8 - (uint32_t)m->long_size - 8 - 64;
 	uint64_t commit;
 
 	memset(m->page, 0, sizeof(m->page));
@@ -134,7 +136,7 @@ static void same_as_kbuffer(struct page_maker *m)
 
 	assert_non_null(kb);
 	assert_int_equal(kbuffer_load_subbuffer(kb, m->page), 0);
-	rb_page_walk_load(&w, m->page, PAGE_SIZE, m->long_size, m->big_endian);
+	assert_true(rb_page_walk_load(&w, m->page, m->page_size, m->long_size, m->big_endian));
 	assert_int_equal(w.ts, kbuffer_timestamp(kb));
 	for (;;) {
 		kdata = kbuffer_read_event(kb, &kts);
@@ -166,29 +168,40 @@ static void test_random_pages_read_as_kbuffer_reads_them(void **state)
 	for (round = 0; round < 400; round++) {
 		m.long_size = round & 1 ? 8 : 4;
 		m.big_endian = round & 2;
+		/* 4 KB pages, and the 16 KB of buffer_subbuf_size_kb */
+		m.page_size = round % 5 ? 4096 : 16384;
 		make_page(&m, flags[(round >> 2) % 3]);
 		same_as_kbuffer(&m);
 	}
 }
 
+static void load(struct rb_page_walk *w, struct page_maker *m)
+{
+	put_long(m, m->page + 8, m->used);
+	free(m->exact);
+	m->exact = malloc(m->page_size);
+	assert_non_null(m->exact);
+	memcpy(m->exact, m->page, m->page_size);
+	assert_true(rb_page_walk_load(w, m->exact, m->page_size, m->long_size, m->big_endian));
+}
+
 /* A record that would be read past the page's end stops the walk, marked bad. */
 static void test_overruns_are_refused(void **state)
 {
-	struct page_maker m = { .long_size = 8 };
-	uint32_t avail = PAGE_SIZE - 16;
+	struct page_maker m = { .long_size = 8, .page_size = 4096 };
+	uint32_t avail = m.page_size - 16;
 	struct rb_page_walk w;
 
 	(void)state;
 	/* a long record whose length runs past the page */
-	put_header(&m, 0, 0, PAGE_SIZE, true);
-	put_long(&m, m.page + 8, m.used);
-	rb_page_walk_load(&w, m.page, PAGE_SIZE, 8, DAT_HOST_BIG_ENDIAN);
+	put_header(&m, 0, 0, m.page_size, true);
+	load(&w, &m);
 	assert_true(w.bad);
 	assert_null(rb_page_walk_record(&w));
 	/* a length word of 0: a record of -4 bytes */
 	m.used = 0;
 	put_header(&m, 0, 0, 0, true);
-	rb_page_walk_load(&w, m.page, PAGE_SIZE, 8, DAT_HOST_BIG_ENDIAN);
+	load(&w, &m);
 	assert_true(w.bad);
 	/* a TIME_EXTEND in the page's last four bytes: its second word is past the end */
 	memset(m.page, 0, sizeof(m.page));
@@ -201,8 +214,7 @@ static void test_overruns_are_refused(void **state)
 	m.used += 8;
 	assert_int_equal(m.used, avail - 4);
 	put_header(&m, RB_TYPE_TIME_EXTEND, 0, 0, false);
-	put_long(&m, m.page + 8, avail);
-	rb_page_walk_load(&w, m.page, PAGE_SIZE, 8, DAT_HOST_BIG_ENDIAN);
+	load(&w, &m);
 	while (rb_page_walk_next(&w))
 		;
 	assert_true(w.bad);
@@ -214,12 +226,35 @@ static void test_overruns_are_refused(void **state)
 	put_header(&m, RB_TYPE_PADDING, 1, 0xfffffff0u, true);
 	put_header(&m, 4, 0, 0, false);
 	m.used += 16;
-	put_long(&m, m.page + 8, m.used);
-	rb_page_walk_load(&w, m.page, PAGE_SIZE, 8, DAT_HOST_BIG_ENDIAN);
+	load(&w, &m);
 	assert_non_null(rb_page_walk_record(&w));
 	assert_false(rb_page_walk_next(&w));
 	assert_false(w.bad);
 	assert_null(rb_page_walk_record(&w));
+	/* a padding of an odd length leaves the next header's word partly past the page */
+	memset(m.page, 0, sizeof(m.page));
+	m.used = 0;
+	put_header(&m, 4, 0, 0, false);
+	m.used += 16;
+	/* its length counts from its own second word, at 24: the next header at avail - 2 */
+	put_header(&m, RB_TYPE_PADDING, 1, avail - 2 - 24, true);
+	m.used = avail;
+	load(&w, &m);
+	assert_false(rb_page_walk_next(&w));
+	assert_true(w.bad);
+	/* a length word just above 2^31: as an int, a negative record; no overflow on the way */
+	memset(m.page, 0, sizeof(m.page));
+	m.used = 0;
+	put_header(&m, 0, 0, 0x80000001u, true);
+	load(&w, &m);
+	assert_true(w.bad);
+	/* a commit larger than the page, or a stored lost count past it: nothing is walked */
+	put_long(&m, m.page + 8, avail + 4);
+	assert_false(rb_page_walk_load(&w, m.page, m.page_size, 8, false));
+	put_long(&m, m.page + 8, avail | RB_PAGE_MISSED | RB_PAGE_MISSED_STORED);
+	assert_false(rb_page_walk_load(&w, m.page, m.page_size, 8, false));
+	assert_null(rb_page_walk_record(&w));
+	free(m.exact);
 }
 
 int main(void)
