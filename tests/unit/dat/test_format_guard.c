@@ -202,6 +202,13 @@ static const char *field_x(char *buf, size_t len, const char *offset)
 	return buf;
 }
 
+/* buf is filled before its length is taken: an argument list would not order the two */
+static int fits(char *buf, size_t len, const char *offset)
+{
+	field_x(buf, len, offset);
+	return dat_format_fits(buf, strlen(buf), 4096);
+}
+
 static void test_fits_reads_offsets_as_libtraceevent(void **state)
 {
 	static const char *const past[] = { " 0x7ffffffe", "0x7ffffffe", " 2147483647",
@@ -212,10 +219,10 @@ static void test_fits_reads_offsets_as_libtraceevent(void **state)
 	size_t i;
 
 	(void)state;
-	assert_true(dat_format_fits(field_x(buf, sizeof(buf), "8"), strlen(buf), 4096));
-	assert_true(dat_format_fits(field_x(buf, sizeof(buf), " 0x10"), strlen(buf), 4096));
+	assert_true(fits(buf, sizeof(buf), "8"));
+	assert_true(fits(buf, sizeof(buf), " 0x10"));
 	for (i = 0; i < sizeof(past) / sizeof(past[0]); i++)
-		assert_false(dat_format_fits(field_x(buf, sizeof(buf), past[i]), strlen(buf), 4096));
+		assert_false(fits(buf, sizeof(buf), past[i]));
 	/* the reading the guard follows: libtraceevent takes " 0x7ffffffe" as that offset */
 	assert_non_null(tep);
 	field_x(buf, sizeof(buf), " 0x7ffffffe");
