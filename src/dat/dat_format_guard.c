@@ -347,10 +347,10 @@ enum dat_format_result dat_format_parse(struct tep_handle *tep, const char *fmt,
 	return DAT_FORMAT_PARSED;
 }
 
-/* The decimal number right after key in [p, end), or -1 (key missing, no digits). */
 /*
- * The number after key as libtraceevent reads it: a token after blanks, through strtoul
- * with base 0 (so 0x7ffffffe and 017 count too); capped far above any record size.
+ * The number after key in [p, end) as libtraceevent reads it: a token after blanks, through
+ * strtoul with base 0 (so 0x7ffffffe and 017 count too), capped far above any record size;
+ * -1 when the key is missing or no digit follows it.
  */
 static long long number_after(const char *p, const char *end, const char *key)
 {

@@ -37,7 +37,7 @@ struct ring_meta {
 
 #define RING_GET_READER		_IO('R', 0x20)
 #define PAGE_FLAGS		(RB_PAGE_MISSED | RB_PAGE_MISSED_STORED)
-#define PAGE_HEADER		(sizeof(uint64_t) + sizeof(long))
+#define PAGE_HEADER		rb_page_header_size((int)sizeof(long))
 #define SMALLEST_EVENT		8	/* a 4-byte header and one 4-byte word */
 
 struct ring_map {

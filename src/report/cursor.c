@@ -167,7 +167,6 @@ static void page_advance(struct cpu_cursor *c)
 		kbuffer_next_event(c->kbuf, NULL);
 }
 
-
 /* kbuffer_raw_get reads up to two words at a record; both must be in the page. */
 static bool raw_fits(const struct cpu_cursor *c, const struct kbuffer_raw_info *r)
 {
@@ -218,6 +217,14 @@ static int record_type(const struct cpu_cursor *c, const uint8_t *data)
 	return id > INT32_MAX ? -1 : (int)id;
 }
 
+/* The walk refuses records that run past the page itself (walk.bad); kbuffer does not. */
+static bool old_record_overruns(const struct cpu_cursor *c, const uint8_t *data)
+{
+	uint64_t end = (uint64_t)(data - c->page) + (uint64_t)c->rec.size;
+
+	return !c->check_pages && (data < c->page || c->rec.size < 0 || end > c->page_size);
+}
+
 /* Whether the record at data, of c->rec.size bytes, is one of the events passed over. */
 static bool skipped(struct cpu_cursor *c, const uint8_t *data)
 {
@@ -241,7 +248,8 @@ int cpu_cursor_next(struct cpu_cursor *c, struct strbuf *err)
 		data = c->loaded ? page_record(c, &ts, &c->rec.size) : NULL;
 		if (!data) {
 			if (c->loaded && c->check_pages && c->walk.bad)
-				return cursor_err(c, err, -EBADMSG, "event overruns the page at byte",
+				return cursor_err(c, err, -EBADMSG,
+						  "event overruns the page at byte",
 						  (uint64_t)page_curr_offset(c));
 			c->loaded = false;
 			ret = load_next_page(c, err);
@@ -249,9 +257,7 @@ int cpu_cursor_next(struct cpu_cursor *c, struct strbuf *err)
 				return ret;
 			continue;
 		}
-		/* the walk refuses such records itself: this is for kbuffer's old format */
-		if (data < c->page || c->rec.size < 0 ||
-		    (uint64_t)(data - c->page) + (uint64_t)c->rec.size > c->page_size)
+		if (old_record_overruns(c, data))
 			return cursor_err(c, err, -EBADMSG, "event overruns the page at byte",
 					  (uint64_t)(data - c->page));
 		if (!skipped(c, data))

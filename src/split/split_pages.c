@@ -28,11 +28,6 @@ struct split_pages {
 	struct kt_codec *codec;		/* NULL: raw pages */
 };
 
-static uint32_t header_size(const struct split_pages *sp)
-{
-	return 8 + (uint32_t)sp->cfg.long_size;
-}
-
 int split_pages_new(const struct split_pages_config *cfg, struct split_pages **out,
 		    struct strbuf *err)
 {
@@ -124,7 +119,7 @@ static void put_long(const struct split_pages *sp, uint8_t *p, uint64_t v)
 /* Ends the open page: its commit (and the lost-event count), then out to the file. */
 static int close_page(struct split_pages *sp, struct strbuf *err)
 {
-	uint64_t commit = sp->used - header_size(sp);
+	uint64_t commit = sp->used - rb_page_header_size(sp->cfg.long_size);
 	int ret;
 
 	if (!sp->open)
@@ -194,7 +189,7 @@ int split_pages_add(struct split_pages *sp, const struct split_event *ev, bool *
 			return ret;
 		memset(sp->page, 0, sp->cfg.page_size);
 		memcpy(sp->page, &ev->ts, 8);
-		sp->used = header_size(sp);
+		sp->used = rb_page_header_size(sp->cfg.long_size);
 		sp->last_ts = ev->ts;
 		sp->missed = ev->missed;
 		sp->open = true;
