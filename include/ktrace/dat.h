@@ -101,6 +101,13 @@ struct dat_open_opts {
 	 */
 	void (*release_tep)(struct tep_handle *tep, void *arg);
 	void *prepare_arg;
+	/*
+	 * Decompress each CPU's next chunks on a worker thread while the reader walks the chunk
+	 * before them (when the process may run on more than one CPU): the same pages and
+	 * errors, up to nine chunks in memory per stream instead of one. For readers of every
+	 * page in order.
+	 */
+	bool decompress_ahead;
 };
 
 int dat_file_open(const char *path, struct dat_file **out, struct strbuf *err);

@@ -202,6 +202,8 @@ void dat_file_close(struct dat_file *df)
 
 	if (!df)
 		return;
+	/* the streams are closed by now: nothing is queued */
+	dat_ahead_stop(df->ahead);
 	if (df->fd >= 0)
 		close(df->fd);
 	for (i = 0; i < df->nr_buffers; i++) {

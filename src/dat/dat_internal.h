@@ -96,6 +96,7 @@ struct dat_file {
 	uint64_t tsc_offset;
 	int parse_failures;
 	struct dat_tsync *tsync;	/* TIME_SHIFT samples of a guest recording, or NULL */
+	struct dat_ahead *ahead;	/* opts.decompress_ahead's worker, once a stream needs it */
 	bool blk_done;			/* dat_file_add_blk_event() ran */
 };
 
@@ -175,6 +176,22 @@ int dat_meta_events(struct dat_in *in, struct strbuf *err);
 int dat_meta_kallsyms(struct dat_in *in, struct strbuf *err);
 int dat_meta_printk(struct dat_in *in, struct strbuf *err);
 int dat_meta_cmdlines(struct dat_in *in, struct strbuf *err);
+
+/* A job for the file's worker thread (dat_ahead.c), run without the lock held. */
+struct dat_ahead;
+struct dat_ahead_job {
+	struct dat_ahead_job *next;
+	void (*run)(struct dat_ahead_job *job, struct dat_ahead *a);
+};
+
+bool dat_ahead_useful(void);
+int dat_ahead_start(struct dat_ahead **out);
+void dat_ahead_lock(struct dat_ahead *a);
+void dat_ahead_unlock(struct dat_ahead *a);
+void dat_ahead_submit_locked(struct dat_ahead *a, struct dat_ahead_job *job);
+void dat_ahead_wait_locked(struct dat_ahead *a);
+void dat_ahead_progress_locked(struct dat_ahead *a);
+void dat_ahead_stop(struct dat_ahead *a);
 
 /* TIME_SHIFT (dat_tsync.c) */
 int dat_tsync_load(struct dat_file *df, const void *data, uint32_t size, uint64_t offset,

@@ -2,9 +2,12 @@
 /*
  * One CPU's ring-buffer pages, in order. Uncompressed data is read a window of pages at a
  * time; compressed data one chunk at a time ("count", then "zsize, size, data" per chunk), so
- * that memory stays bounded whatever the size of the file.
+ * that memory stays bounded whatever the size of the file. With opts.decompress_ahead the
+ * file's worker thread (dat_ahead.c) reads and decompresses the next chunks while the reader
+ * walks the one before: each chunk in flight has its own buffer, swapped in when it is taken.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +18,36 @@
 #define WINDOW_PAGES 16
 /* Zeroes after the last page: kbuffer may read an event header a few bytes past the data. */
 #define SLACK 64
+
+/*
+ * Chunks the worker loads ahead of the reader, in a ring: the reader takes them in order from
+ * `head`, the worker fills the free slots after the full ones. The worker is woken again only
+ * when half the ring is free: a wake-up for every chunk cost more CPU than it saved.
+ */
+#define AHEAD_CHUNKS 8
+#define AHEAD_REFILL (AHEAD_CHUNKS / 2)
+
+struct chunk_slot {
+	uint8_t *buf;
+	size_t cap;
+	size_t len;		/* its pages' bytes, a multiple of page_size */
+	uint64_t next;		/* the file offset after it */
+	int ret;
+	struct strbuf err;
+};
+
+struct chunk_ring {
+	struct dat_ahead_job job;
+	struct dat_page_stream *ps;
+	struct chunk_slot slot[AHEAD_CHUNKS];
+	/* under the worker's lock */
+	int head;		/* the next slot the reader takes */
+	int full;		/* loaded slots from head on */
+	bool loading;		/* the job is queued or running */
+	bool failed;		/* a load failed: nothing after it is loaded */
+	uint64_t load_pos;	/* the file offset of the next chunk to load */
+	uint32_t load_left;	/* chunks not yet loaded */
+};
 
 struct dat_page_stream {
 	struct dat_file *df;
@@ -34,7 +67,32 @@ struct dat_page_stream {
 	struct kt_codec *codec;
 	uint64_t page_offset;	/* of the page last returned */
 	uint64_t buf_offset;	/* of buf[0]: file offset, or position in the uncompressed data */
+	struct chunk_ring *ahead;	/* NULL when the reader decompresses itself */
 };
+
+static void fill_ring(struct dat_ahead_job *job, struct dat_ahead *a);
+
+/* Without a worker (one CPU, or none could be started) the reader decompresses. */
+static void start_ahead(struct dat_page_stream *ps)
+{
+	struct dat_file *df = ps->df;
+
+	if (!ps->compressed || !df->opts.decompress_ahead || ps->chunks_left == 0)
+		return;
+	if (!df->ahead && (!dat_ahead_useful() || dat_ahead_start(&df->ahead)))
+		return;
+	ps->ahead = calloc(1, sizeof(*ps->ahead));
+	if (!ps->ahead)
+		return;
+	ps->ahead->ps = ps;
+	ps->ahead->job.run = fill_ring;
+	ps->ahead->load_pos = ps->pos;
+	ps->ahead->load_left = ps->chunks_left;
+	dat_ahead_lock(df->ahead);
+	ps->ahead->loading = true;
+	dat_ahead_submit_locked(df->ahead, &ps->ahead->job);
+	dat_ahead_unlock(df->ahead);
+}
 
 static int open_chunks(struct dat_page_stream *ps, struct strbuf *err)
 {
@@ -55,12 +113,13 @@ static int open_chunks(struct dat_page_stream *ps, struct strbuf *err)
 			       "cpu %d: %u chunks cannot fit in %llu bytes", ps->cpu,
 			       ps->chunks_left, (unsigned long long)(ps->end - ps->pos));
 	ps->buf_offset = 0;
-	return kt_codec_new(ps->df->comp, &ps->codec) ?
-		dat_err(err, ps->df, ps->what, ps->pos, -ENOMEM, "out of memory") : 0;
+	if (kt_codec_new(ps->df->comp, &ps->codec))
+		return dat_err(err, ps->df, ps->what, ps->pos, -ENOMEM, "out of memory");
+	return 0;
 }
 
-int dat_page_stream_open(struct dat_file *df, int buffer, int cpu_index,
-			 struct dat_page_stream **out, struct strbuf *err)
+static int stream_open(struct dat_file *df, int buffer, int cpu_index, bool pages,
+		       struct dat_page_stream **out, struct strbuf *err)
 {
 	const struct dat_buffer *b = dat_file_buffer(df, buffer);
 	struct dat_page_stream *ps;
@@ -91,8 +150,16 @@ int dat_page_stream_open(struct dat_file *df, int buffer, int cpu_index,
 		dat_page_stream_close(ps);
 		return ret;
 	}
+	if (pages)
+		start_ahead(ps);
 	*out = ps;
 	return 0;
+}
+
+int dat_page_stream_open(struct dat_file *df, int buffer, int cpu_index,
+			 struct dat_page_stream **out, struct strbuf *err)
+{
+	return stream_open(df, buffer, cpu_index, true, out, err);
 }
 
 static int fill_window(struct dat_page_stream *ps, struct strbuf *err)
@@ -117,15 +184,20 @@ static int fill_window(struct dat_page_stream *ps, struct strbuf *err)
 	return 0;
 }
 
-static int next_chunk(struct dat_page_stream *ps, struct strbuf *err)
+/*
+ * Reads and decompresses the chunk at file offset `at` into *buf (grown as needed): its pages'
+ * bytes (zero-padded to whole pages, SLACK after) in *len, the offset after it in *next. Uses
+ * the stream's compressed-data buffer and codec, so that only one thread runs it per stream.
+ */
+static int load_chunk(struct dat_page_stream *ps, uint64_t at, uint8_t **buf, size_t *cap,
+		      size_t *len, uint64_t *next, struct strbuf *err)
 {
-	uint64_t at = ps->pos;
 	uint32_t zsize, size;
 	size_t padded;
 	uint8_t h[8];
 	int ret;
 
-	if (ps->end - ps->pos < 8)
+	if (ps->end - at < 8)
 		return dat_err(err, ps->df, ps->what, at, -EBADMSG,
 			       "cpu %d: chunk header past the end of the data", ps->cpu);
 	ret = dat_pread(ps->df, h, 8, at, ps->what, err);
@@ -142,22 +214,128 @@ static int next_chunk(struct dat_page_stream *ps, struct strbuf *err)
 			       DAT_MAX_CHUNK);
 	padded = ((size_t)size + ps->page_size - 1) / ps->page_size * ps->page_size;
 	if (array_grow(&ps->zbuf, &ps->zcap, zsize ? zsize : 1, 1) ||
-	    array_grow(&ps->buf, &ps->buf_cap, padded + SLACK, 1))
+	    array_grow(buf, cap, padded + SLACK, 1))
 		return dat_err(err, ps->df, ps->what, at, -ENOMEM, "out of memory");
 	ret = dat_pread(ps->df, ps->zbuf, zsize, at + 8, ps->what, err);
 	if (ret)
 		return ret;
-	if (kt_codec_decompress(ps->codec, ps->zbuf, zsize, ps->buf, size))
+	if (kt_codec_decompress(ps->codec, ps->zbuf, zsize, *buf, size))
 		return dat_err(err, ps->df, ps->what, at, -EBADMSG,
 			       "cpu %d: %s chunk does not decompress to %u bytes", ps->cpu,
 			       kt_compression_name(ps->df->comp), size);
-	memset(ps->buf + size, 0, padded - size + SLACK);
-	ps->buf_offset += ps->buf_len;
-	ps->pos = at + 8 + zsize;
-	ps->chunks_left--;
-	ps->buf_len = padded;
-	ps->buf_pos = 0;
+	memset(*buf + size, 0, padded - size + SLACK);
+	*len = padded;
+	*next = at + 8 + zsize;
 	return 0;
+}
+
+/* The worker's job: loads chunks into the free slots until the ring is full or all are in. */
+static void fill_ring(struct dat_ahead_job *job, struct dat_ahead *a)
+{
+	struct chunk_ring *r = (struct chunk_ring *)((char *)job -
+						     offsetof(struct chunk_ring, job));
+	struct chunk_slot *sl;
+	uint64_t at;
+
+	dat_ahead_lock(a);
+	while (r->full < AHEAD_CHUNKS && r->load_left && !r->failed) {
+		sl = &r->slot[(r->head + r->full) % AHEAD_CHUNKS];
+		at = r->load_pos;
+		dat_ahead_unlock(a);
+		sl->ret = load_chunk(r->ps, at, &sl->buf, &sl->cap, &sl->len, &sl->next, &sl->err);
+		dat_ahead_lock(a);
+		r->full++;
+		r->load_left--;
+		r->load_pos = sl->next;
+		r->failed = sl->ret != 0;
+		dat_ahead_progress_locked(a);
+	}
+	r->loading = false;
+	dat_ahead_progress_locked(a);
+	dat_ahead_unlock(a);
+}
+
+static void chunk_taken(struct dat_page_stream *ps, size_t len, uint64_t next)
+{
+	ps->buf_offset += ps->buf_len;
+	ps->pos = next;
+	ps->chunks_left--;
+	ps->buf_len = len;
+	ps->buf_pos = 0;
+}
+
+/*
+ * The next chunk from the ring: its buffer swapped with the reader's, whose pages the reader
+ * is done with, and the slot given back to the worker. A failed load stays at the head: every
+ * later call fails the same way, as the reader's own load would.
+ */
+static int take_ahead(struct dat_page_stream *ps, struct chunk_ring *r, struct strbuf *err)
+{
+	struct dat_ahead *a = ps->df->ahead;
+	struct chunk_slot *sl;
+	uint8_t *buf;
+	size_t cap;
+
+	dat_ahead_lock(a);
+	while (!r->full)
+		dat_ahead_wait_locked(a);
+	dat_ahead_unlock(a);
+	sl = &r->slot[r->head];
+	if (sl->ret) {
+		if (err) {
+			strbuf_reset(err);
+			strbuf_addstr(err, strbuf_str(&sl->err));
+		}
+		return sl->ret;
+	}
+	buf = ps->buf;
+	cap = ps->buf_cap;
+	ps->buf = sl->buf;
+	ps->buf_cap = sl->cap;
+	sl->buf = buf;
+	sl->cap = cap;
+	chunk_taken(ps, sl->len, sl->next);
+	dat_ahead_lock(a);
+	r->head = (r->head + 1) % AHEAD_CHUNKS;
+	r->full--;
+	if (!r->loading && r->load_left && !r->failed && r->full <= AHEAD_REFILL) {
+		r->loading = true;
+		dat_ahead_submit_locked(a, &r->job);
+	}
+	dat_ahead_unlock(a);
+	return 0;
+}
+
+static int next_chunk(struct dat_page_stream *ps, struct strbuf *err)
+{
+	uint64_t next;
+	size_t len;
+	int ret;
+
+	if (ps->ahead)
+		return take_ahead(ps, ps->ahead, err);
+	ret = load_chunk(ps, ps->pos, &ps->buf, &ps->buf_cap, &len, &next, err);
+	if (!ret)
+		chunk_taken(ps, len, next);
+	return ret;
+}
+
+/* Before the ring is freed: the worker is done with it once its job is neither queued nor run. */
+static void ring_free(struct dat_page_stream *ps, struct chunk_ring *r)
+{
+	struct dat_ahead *a = ps->df->ahead;
+	int i;
+
+	dat_ahead_lock(a);
+	r->failed = true;	/* a running job stops after its current chunk */
+	while (r->loading)
+		dat_ahead_wait_locked(a);
+	dat_ahead_unlock(a);
+	for (i = 0; i < AHEAD_CHUNKS; i++) {
+		free(r->slot[i].buf);
+		strbuf_release(&r->slot[i].err);
+	}
+	free(r);
 }
 
 int dat_page_stream_next(struct dat_page_stream *ps, const void **page, struct strbuf *err)
@@ -183,7 +361,7 @@ int dat_cpu_data_size(struct dat_file *df, int buffer, int cpu_index, uint64_t *
 	struct dat_page_stream *ps;
 	uint32_t zsize, rsize;
 	uint8_t h[8];
-	int ret = dat_page_stream_open(df, buffer, cpu_index, &ps, err);
+	int ret = stream_open(df, buffer, cpu_index, false, &ps, err);
 
 	if (ret)
 		return ret;
@@ -218,6 +396,8 @@ void dat_page_stream_close(struct dat_page_stream *ps)
 {
 	if (!ps)
 		return;
+	if (ps->ahead)
+		ring_free(ps, ps->ahead);
 	free(ps->buf);
 	free(ps->zbuf);
 	kt_codec_free(ps->codec);

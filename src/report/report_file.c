@@ -103,6 +103,7 @@ int report_file_open(struct report_file *rf, const struct report_opts *o, const 
 		 */
 		.defer_kallsyms = o->format == REPORT_FORMAT_TEXT && !o->show_funcs &&
 				  !o->kallsyms,
+		.decompress_ahead = true,
 	};
 
 	memset(rf, 0, sizeof(*rf));
