@@ -110,6 +110,7 @@ struct dat_open_opts {
 	bool decompress_ahead;
 };
 
+/* The default options, decompression ahead on. */
 int dat_file_open(const char *path, struct dat_file **out, struct strbuf *err);
 /* dat_file_close() frees the tep handle too, after release_tep. */
 int dat_file_open_opts(const char *path, const struct dat_open_opts *opts,

@@ -193,7 +193,10 @@ fail:
 
 int dat_file_open(const char *path, struct dat_file **out, struct strbuf *err)
 {
-	return dat_file_open_opts(path, NULL, out, err);
+	/* its readers (hist, sql, export, mem, split) read every page in order */
+	struct dat_open_opts opts = { .decompress_ahead = true };
+
+	return dat_file_open_opts(path, &opts, out, err);
 }
 
 void dat_file_close(struct dat_file *df)
