@@ -104,13 +104,14 @@ struct dat_open_opts {
 	/*
 	 * Decompress each CPU's next chunks on a worker thread while the reader walks the chunk
 	 * before them (when the process may run on more than one CPU): the same pages and
-	 * errors, up to nine chunks in memory per stream instead of one. For readers of every
-	 * page in order.
+	 * errors, up to nine chunks in memory per stream instead of one (a chunk is at most
+	 * 64 MiB). For readers of every page in order. Nothing may fork while such a
+	 * file is open and use it in the child: the worker is not there.
 	 */
 	bool decompress_ahead;
 };
 
-/* The default options, decompression ahead on. */
+/* The default options, but decompress_ahead on (dat_file_open_opts with NULL: all off). */
 int dat_file_open(const char *path, struct dat_file **out, struct strbuf *err);
 /* dat_file_close() frees the tep handle too, after release_tep. */
 int dat_file_open_opts(const char *path, const struct dat_open_opts *opts,
@@ -254,6 +255,7 @@ int dat_page_stream_next(struct dat_page_stream *ps, const void **page, struct s
  * in the CPU's uncompressed data.
  */
 uint64_t dat_page_stream_offset(const struct dat_page_stream *ps);
+/* Before dat_file_close() of its file: the file's worker may still hold its next chunks. */
 void dat_page_stream_close(struct dat_page_stream *ps);
 /* The size of a CPU's data once uncompressed (its size in the file when not compressed). */
 int dat_cpu_data_size(struct dat_file *df, int buffer, int cpu_index, uint64_t *size,

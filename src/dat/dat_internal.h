@@ -97,6 +97,7 @@ struct dat_file {
 	int parse_failures;
 	struct dat_tsync *tsync;	/* TIME_SHIFT samples of a guest recording, or NULL */
 	struct dat_ahead *ahead;	/* opts.decompress_ahead's worker, once a stream needs it */
+	bool ahead_tried;		/* one try at starting it */
 	bool blk_done;			/* dat_file_add_blk_event() ran */
 };
 

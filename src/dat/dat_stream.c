@@ -45,6 +45,7 @@ struct chunk_ring {
 	int full;		/* loaded slots from head on */
 	bool loading;		/* the job is queued or running */
 	bool failed;		/* a load failed: nothing after it is loaded */
+	bool closing;		/* the stream is being closed: nothing more is loaded */
 	uint64_t load_pos;	/* the file offset of the next chunk to load */
 	uint32_t load_left;	/* chunks not yet loaded */
 };
@@ -79,7 +80,12 @@ static void start_ahead(struct dat_page_stream *ps)
 
 	if (!ps->compressed || !df->opts.decompress_ahead || ps->chunks_left == 0)
 		return;
-	if (!df->ahead && (!dat_ahead_useful() || dat_ahead_start(&df->ahead)))
+	if (!df->ahead && !df->ahead_tried) {
+		df->ahead_tried = true;
+		if (dat_ahead_useful())
+			dat_ahead_start(&df->ahead);
+	}
+	if (!df->ahead)
 		return;
 	ps->ahead = calloc(1, sizeof(*ps->ahead));
 	if (!ps->ahead)
@@ -229,16 +235,26 @@ static int load_chunk(struct dat_page_stream *ps, uint64_t at, uint8_t **buf, si
 	return 0;
 }
 
-/* The worker's job: loads chunks into the free slots until the ring is full or all are in. */
+#define ring_of(j) ((struct chunk_ring *)((char *)(j) - offsetof(struct chunk_ring, job)))
+
+static bool ring_wants_more(const struct chunk_ring *r)
+{
+	return r->full < AHEAD_CHUNKS && r->load_left && !r->failed && !r->closing;
+}
+
+/*
+ * The worker's job: one chunk into the next free slot, then back to the queue's tail while the
+ * ring has room, so that the streams take turns: a reader that opens its CPUs one after the
+ * other (merge.c) waits for one chunk of each, not for a whole ring of each.
+ */
 static void fill_ring(struct dat_ahead_job *job, struct dat_ahead *a)
 {
-	struct chunk_ring *r = (struct chunk_ring *)((char *)job -
-						     offsetof(struct chunk_ring, job));
+	struct chunk_ring *r = ring_of(job);
 	struct chunk_slot *sl;
 	uint64_t at;
 
 	dat_ahead_lock(a);
-	while (r->full < AHEAD_CHUNKS && r->load_left && !r->failed) {
+	if (ring_wants_more(r)) {
 		sl = &r->slot[(r->head + r->full) % AHEAD_CHUNKS];
 		at = r->load_pos;
 		dat_ahead_unlock(a);
@@ -248,9 +264,11 @@ static void fill_ring(struct dat_ahead_job *job, struct dat_ahead *a)
 		r->load_left--;
 		r->load_pos = sl->next;
 		r->failed = sl->ret != 0;
-		dat_ahead_progress_locked(a);
 	}
-	r->loading = false;
+	if (ring_wants_more(r))
+		dat_ahead_submit_locked(a, &r->job);
+	else
+		r->loading = false;
 	dat_ahead_progress_locked(a);
 	dat_ahead_unlock(a);
 }
@@ -327,7 +345,7 @@ static void ring_free(struct dat_page_stream *ps, struct chunk_ring *r)
 	int i;
 
 	dat_ahead_lock(a);
-	r->failed = true;	/* a running job stops after its current chunk */
+	r->closing = true;	/* a queued or running job stops after its current chunk */
 	while (r->loading)
 		dat_ahead_wait_locked(a);
 	dat_ahead_unlock(a);

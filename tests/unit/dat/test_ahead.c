@@ -167,8 +167,8 @@ static void write_whole(const char *path, const unsigned char *buf, size_t len)
 }
 
 /*
- * A compressed file with two instances damaged at 200 places in its second half (where the CPU data is) and cut
- * at 20: the same pages, then the same error, in both modes.
+ * A compressed file with two instances, damaged at 200 places in its second half (where the
+ * CPU data is) and cut at 20: the same pages, then the same error, in both modes.
  */
 static void test_damaged_same_errors(void **state)
 {
@@ -199,9 +199,11 @@ static void test_damaged_same_errors(void **state)
 		}
 		a = read_file(tmp, false);
 		b = read_file(tmp, true);
-		if (a.hash != b.hash || a.pages != b.pages)
-			fail_msg("damage %d at %zu: %d pages inline, %d ahead, or not the same", i,
-				 at, a.pages, b.pages);
+		if (a.hash != b.hash || a.pages != b.pages) {
+			unlink(tmp);
+			fail_msg("damage %d at %zu: %d pages inline, %d ahead, or not the same",
+				 i, at, a.pages, b.pages);
+		}
 		failed += a.errors > 0;
 	}
 	/* most damage inside compressed chunks is found */
