@@ -73,6 +73,20 @@ struct dat_page_stream {
 
 static void fill_ring(struct dat_ahead_job *job, struct dat_ahead *a);
 
+static bool ring_wants_more(const struct chunk_ring *r)
+{
+	return r->full < AHEAD_CHUNKS && r->load_left && !r->failed && !r->closing;
+}
+
+/* The ring's job back on the worker's queue, where it is not already queued or running. */
+static void queue_ring_locked(struct dat_ahead *a, struct chunk_ring *r)
+{
+	if (r->loading || !ring_wants_more(r))
+		return;
+	r->loading = true;
+	dat_ahead_submit_locked(a, &r->job);
+}
+
 /* Without a worker (one CPU, or none could be started) the reader decompresses. */
 static void start_ahead(struct dat_page_stream *ps)
 {
@@ -95,8 +109,7 @@ static void start_ahead(struct dat_page_stream *ps)
 	ps->ahead->load_pos = ps->pos;
 	ps->ahead->load_left = ps->chunks_left;
 	dat_ahead_lock(df->ahead);
-	ps->ahead->loading = true;
-	dat_ahead_submit_locked(df->ahead, &ps->ahead->job);
+	queue_ring_locked(df->ahead, ps->ahead);
 	dat_ahead_unlock(df->ahead);
 }
 
@@ -237,11 +250,6 @@ static int load_chunk(struct dat_page_stream *ps, uint64_t at, uint8_t **buf, si
 
 #define ring_of(j) ((struct chunk_ring *)((char *)(j) - offsetof(struct chunk_ring, job)))
 
-static bool ring_wants_more(const struct chunk_ring *r)
-{
-	return r->full < AHEAD_CHUNKS && r->load_left && !r->failed && !r->closing;
-}
-
 /*
  * The worker's job: one chunk into the next free slot, then back to the queue's tail while the
  * ring has room, so that the streams take turns: a reader that opens its CPUs one after the
@@ -316,10 +324,8 @@ static int take_ahead(struct dat_page_stream *ps, struct chunk_ring *r, struct s
 	dat_ahead_lock(a);
 	r->head = (r->head + 1) % AHEAD_CHUNKS;
 	r->full--;
-	if (!r->loading && r->load_left && !r->failed && r->full <= AHEAD_REFILL) {
-		r->loading = true;
-		dat_ahead_submit_locked(a, &r->job);
-	}
+	if (r->full <= AHEAD_REFILL)
+		queue_ring_locked(a, r);
 	dat_ahead_unlock(a);
 	return 0;
 }
