@@ -93,18 +93,20 @@ static int read_cpu(struct dat_in *in, struct tsync_cpu *c, struct strbuf *err)
 
 static int read_samples(struct dat_tsync *t, struct dat_in *in, struct strbuf *err)
 {
-	uint32_t i, j;
+	uint32_t i, j, nr_cpus;
 	uint64_t v;
-	int ret = dat_in_u32(in, &t->nr_cpus, err);
+	int ret = dat_in_u32(in, &nr_cpus, err);
 
-	if (!ret && t->nr_cpus > DAT_MAX_CPUS)
-		ret = dat_in_err(err, in, -EBADMSG, "cpu count %u exceeds %d", t->nr_cpus,
+	if (!ret && nr_cpus > DAT_MAX_CPUS)
+		ret = dat_in_err(err, in, -EBADMSG, "cpu count %u exceeds %d", nr_cpus,
 				 DAT_MAX_CPUS);
 	if (ret)
 		return ret;
-	t->cpus = calloc(t->nr_cpus ? t->nr_cpus : 1, sizeof(*t->cpus));
+	/* the count is the array's only once the array exists: dat_tsync_free walks it */
+	t->cpus = calloc(nr_cpus ? nr_cpus : 1, sizeof(*t->cpus));
 	if (!t->cpus)
 		return dat_in_err(err, in, -ENOMEM, "out of memory");
+	t->nr_cpus = nr_cpus;
 	for (i = 0; i < t->nr_cpus && !ret; i++)
 		ret = read_cpu(in, &t->cpus[i], err);
 	/* newer files add the fraction bits of every sample after all the CPUs */
