@@ -162,15 +162,23 @@ static size_t first_counter(const char *sql, size_t len)
 	return has_word(sql, a, b, "_counter_", &at) ? at : len;
 }
 
+/* Whether the '-' at offset i is the one of the cast type SYM-OFFSET (one word to the lexer) */
+static bool sym_offset_dash(const char *sql, size_t len, size_t i)
+{
+	return i >= 3 && word_at(sql, len, i - 3, "sym") && word_at(sql, len, i + 1, "offset");
+}
+
 /* Where selection [a, b) names a field alone (FIELD, CAST(FIELD AS TYPE), either AS LABEL) */
 static bool plain_field(const char *sql, size_t a, size_t b, size_t *field, size_t *flen)
 {
 	size_t pos = a, start, wlen, words[6], lens[6], i, n = 0;
 
 	for (i = a; i < b; i++)
-		if (strchr("+-*/&|<>=!\"", sql[i]))
+		if (strchr("+-*/&|<>=!\"", sql[i]) && !(sql[i] == '-' && sym_offset_dash(sql, b, i)))
 			return false;
 	while (next_word(sql, b, &pos, &start, &wlen)) {
+		if (start && sql[start - 1] == '-' && sym_offset_dash(sql, b, start - 1))
+			continue;	/* the OFFSET of SYM-OFFSET */
 		if (n == 6)
 			return false;
 		words[n] = start;
