@@ -37,6 +37,18 @@ int tfs_words(const char *path, char ***out);
 /* Event systems and events of the top instance; free with strv_free. */
 int tfs_systems(char ***out);
 int tfs_system_events(const char *system, char ***out);
+/* The same under a tracing directory or a copy of one (NULL: the live tracefs). */
+int tfs_dir_systems(const char *trace_dir, char ***out);
+int tfs_dir_system_events(const char *trace_dir, const char *system, char ***out);
+/*
+ * A tep with the header page and every event format of `trace_dir` (NULL: the live tracefs),
+ * the systems as libtracefs's tracefs_local_events() takes them, but not kallsyms, printk
+ * formats or saved cmdlines, which a query of the formats never uses: /proc/kallsyms is
+ * megabytes, read by libtracefs in 4 KB steps, each a realloc. A format that does not parse is
+ * left out and counted in *failures (may be NULL). Caller frees with tep_free.
+ */
+struct tep_handle;
+int tfs_formats_tep(const char *trace_dir, struct tep_handle **out, int *failures);
 /* The names of the instances (instances/), in readdir order; free with strv_free. */
 int tfs_instances(char ***out);
 /* Calls fn for every event of the top instance's events/ (instances have the same ones). */

@@ -270,8 +270,7 @@ static int run_sql(const struct sqlhist_args *a, const char *sql)
 	char *err = NULL;
 	int ret = 0;
 
-	tep = tracefs_local_events(dir);
-	if (!tep) {
+	if (tfs_formats_tep(dir, &tep, NULL)) {
 		fprintf(stderr, "ktrace sqlhist: cannot read the event formats of %s%s\n",
 			dir ? dir : "tracefs", a->trace_dir ? " (-t)" : "");
 		return KT_ERR_FAILED;

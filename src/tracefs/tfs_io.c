@@ -133,14 +133,14 @@ static bool is_dir(int dfd, const struct dirent *d)
 }
 
 /*
- * The subdirectories of the top instance's directory `rel` (events, events/SYSTEM, instances)
- * in readdir order, as libtracefs lists them; with `need_enable` only those that hold an
+ * The subdirectories of `rel` (events, events/SYSTEM, instances) under `base` (a tracing
+ * directory; NULL: the live tracefs's top instance) in readdir order, as libtracefs lists them; with `need_enable` only those that hold an
  * enable file (the systems of events/). The entry types come from readdir, not from a stat per
  * entry as in libtracefs: on eventfs a stat makes the kernel build the entry's inode, and the
  * catalog of every event was ~3000 of them per recording. A missing directory (no events) is
  * an empty vector.
  */
-static int list_dirs(const char *rel, bool need_enable, char ***out)
+static int list_dirs(const char *base, const char *rel, bool need_enable, char ***out)
 {
 	struct strbuf path = STRBUF_INIT;
 	struct dirent *d;
@@ -148,7 +148,12 @@ static int list_dirs(const char *rel, bool need_enable, char ***out)
 	int ret;
 
 	*out = calloc(1, sizeof(char *));
-	ret = *out ? tfs_path(&path, NULL, rel) : -ENOMEM;
+	if (!*out)
+		ret = -ENOMEM;
+	else if (base)
+		ret = strbuf_addf(&path, "%s/%s", base, rel);
+	else
+		ret = tfs_path(&path, NULL, rel);
 	if (!ret)
 		dir = opendir(path.buf);
 	while (!ret && dir && (d = readdir(dir))) {
@@ -170,12 +175,12 @@ static int list_dirs(const char *rel, bool need_enable, char ***out)
 	return ret;
 }
 
-int tfs_systems(char ***out)
+int tfs_dir_systems(const char *trace_dir, char ***out)
 {
-	return list_dirs("events", true, out);
+	return list_dirs(trace_dir, "events", true, out);
 }
 
-int tfs_system_events(const char *system, char ***out)
+int tfs_dir_system_events(const char *trace_dir, const char *system, char ***out)
 {
 	struct strbuf rel = STRBUF_INIT;
 	int ret = strbuf_addf(&rel, "events/%s", system);
@@ -183,14 +188,24 @@ int tfs_system_events(const char *system, char ***out)
 	if (ret)
 		*out = NULL;
 	else
-		ret = list_dirs(rel.buf, false, out);
+		ret = list_dirs(trace_dir, rel.buf, false, out);
 	strbuf_release(&rel);
 	return ret;
 }
 
+int tfs_systems(char ***out)
+{
+	return tfs_dir_systems(NULL, out);
+}
+
+int tfs_system_events(const char *system, char ***out)
+{
+	return tfs_dir_system_events(NULL, system, out);
+}
+
 int tfs_instances(char ***out)
 {
-	return list_dirs("instances", false, out);
+	return list_dirs(NULL, "instances", false, out);
 }
 
 int tfs_for_each_event(void (*fn)(const char *sys, const char *event, void *arg), void *arg)
