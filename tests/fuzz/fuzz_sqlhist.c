@@ -23,11 +23,11 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /*
- * The events as the command reads them (tracefs_local_events() of a -t copy parses each
+ * The events as the command reads them (tfs_formats_tep() of a -t copy parses each
  * events/SYSTEM/EVENT/format with tep_parse_event()): the kernel's own sched formats of
  * tests/data/sqlhist, read once, parsed into a fresh handle for each input. The made-up
  * formats of sched_formats.h took libtracefs down a path the real ones do not
- * (pending/sqlhist/); tracefs_local_events() itself takes seconds under ASan.
+ * (pending/sqlhist/).
  */
 #ifndef SQLHIST_EVENTS_DIR
 #error "SQLHIST_EVENTS_DIR: the folder with the events/ of the sched events"
